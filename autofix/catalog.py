@@ -1,0 +1,312 @@
+"""The failure-class catalogue: strategies/*.yaml -> FailureClass values (data, no behaviour).
+
+A class says how to recognise a failure (``match``) and what to try, in order of
+preference (``moves``). Adding a class needs no code. :func:`parse_catalog` is pure and
+checks everything ``autofix strategies --check`` promises: unknown keys, bad regexes,
+malformed moves, duplicate ids.
+
+Move grammar (each list item is one move; several ops in one item apply together)::
+
+    - set: {speculative-eagle-topk: 1}
+    - set: {speculative-num-steps: {from: speculative-num-draft-tokens, add: -1, min: 1}}
+    - drop: [speculative-eagle-topk, speculative-num-draft-tokens]
+    - scale: {mem-fraction-static: 0.9}          # of the candidate's or the resolved value
+    - set_env: {NCCL_PROTO: Simple}
+    - unset_env: {match: var}                    # a named group of the class's regexes
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .errors import CatalogError
+from .model import EditOp
+from .resources import data_path
+
+MATCH_KEYS = ("exception", "function", "file", "message", "source", "gate", "signal", "evidence")
+CLASS_KEYS = ("id", "title", "match", "moves", "note", "examples")
+FILE_KEYS = ("target", "aliases", "domains", "classes")
+VALUE_KEYS = ("from", "add", "mul", "min", "max", "default", "match", "round")
+GATES = ("preflight", "start", "ready", "smoke", "bench")
+_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+_FLAG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+_ENV = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+@dataclass(frozen=True)
+class ValueSpec:
+    """A value to compute when the move is applied (from another flag or a regex group)."""
+
+    source: str | None = None  # flag to read (candidate value, else resolved value)
+    group: str | None = None  # named group of the class's match regexes
+    add: float = 0.0
+    mul: float = 1.0
+    minimum: float | None = None
+    maximum: float | None = None
+    default: Any = None
+    round_to: int | None = None
+
+
+@dataclass(frozen=True)
+class EditSpec:
+    op: EditOp
+    target: str | ValueSpec  # a flag/env name, or (unset_env) a name taken from the failure
+    value: Any = None  # literal, ValueSpec, or the scale factor
+
+
+@dataclass(frozen=True)
+class MoveSpec:
+    edits: tuple[EditSpec, ...]
+
+
+@dataclass(frozen=True)
+class MatchRule:
+    exception: re.Pattern[str] | None = None
+    function: re.Pattern[str] | None = None
+    file: re.Pattern[str] | None = None
+    message: re.Pattern[str] | None = None
+    source: re.Pattern[str] | None = None
+    evidence: re.Pattern[str] | None = None
+    gate: str | None = None
+    signal: str | None = None
+
+    @property
+    def specificity(self) -> int:
+        return sum(getattr(self, k) is not None for k in MATCH_KEYS)
+
+
+@dataclass(frozen=True)
+class FailureClass:
+    id: str
+    title: str
+    match: MatchRule
+    moves: tuple[MoveSpec, ...]
+    note: str = ""
+    target: str = ""
+    origin: str = ""  # file it came from
+    order: int = 0
+
+
+@dataclass(frozen=True)
+class Catalog:
+    classes: tuple[FailureClass, ...]
+    aliases: Mapping[str, str] = field(default_factory=dict)  # spelling -> canonical flag
+    domains: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
+
+    def get(self, class_id: str) -> FailureClass | None:
+        return next((c for c in self.classes if c.id == class_id), None)
+
+    def canonical(self, flag: str) -> str:
+        return self.aliases.get(flag, flag)
+
+    def spellings(self, flag: str) -> tuple[str, ...]:
+        """Every spelling of a flag: ``tp`` -> (tp-size, tp)."""
+        canonical = self.canonical(flag)
+        return (canonical, *sorted(k for k, v in self.aliases.items() if v == canonical))
+
+    def without_classes(self) -> Catalog:
+        """The same aliases and domains with no curated classes (inference only)."""
+        return Catalog((), self.aliases, self.domains)
+
+
+def load_catalog(directory: Path | None = None) -> Catalog:
+    """Read every strategies/*.yaml (the installed copy, or the checkout's)."""
+    root = directory or data_path("strategies")
+    texts: dict[str, str] = {}
+    for path in sorted(root.glob("*.yaml")):
+        try:
+            texts[path.name] = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise CatalogError(f"{path}: cannot read: {exc}") from None
+    if not texts:
+        raise CatalogError(f"{root}: no strategies/*.yaml found")
+    return parse_catalog(texts)
+
+
+def parse_catalog(texts: Mapping[str, str]) -> Catalog:
+    """Parse and check strategies files given as {file name: YAML text}."""
+    classes: list[FailureClass] = []
+    aliases: dict[str, str] = {}
+    domains: dict[str, tuple[Any, ...]] = {}
+    seen: dict[str, str] = {}
+    for name, text in texts.items():
+        try:
+            data = yaml.safe_load(text) or {}
+        except yaml.YAMLError as exc:
+            raise CatalogError(f"{name}: not valid YAML: {str(exc).splitlines()[0]}") from None
+        if not isinstance(data, Mapping):
+            raise CatalogError(f"{name}: the top level must be a mapping")
+        _unknown(data, FILE_KEYS, name, "")
+        target = str(data.get("target", Path(name).stem))
+        for spelling, canonical in (data.get("aliases") or {}).items():
+            if not _FLAG.match(str(spelling)) or not _FLAG.match(str(canonical)):
+                raise CatalogError(f"{name}: aliases.{spelling}: flag names are [a-z0-9-]+")
+            aliases[str(spelling)] = str(canonical)
+        for flag, values in (data.get("domains") or {}).items():
+            if not _FLAG.match(str(flag)) or not isinstance(values, list) or not values:
+                raise CatalogError(f"{name}: domains.{flag}: must map a flag to a non-empty list")
+            domains[str(flag)] = tuple(values)
+        raw_classes = data.get("classes") or []
+        if not isinstance(raw_classes, list):
+            raise CatalogError(f"{name}: classes must be a list")
+        for i, raw in enumerate(raw_classes):
+            cls = _parse_class(raw, name, f"classes[{i}]", target, len(classes))
+            if cls.id in seen:
+                raise CatalogError(f"{name}: {cls.id}: duplicate class id (also in {seen[cls.id]})")
+            seen[cls.id] = name
+            classes.append(cls)
+    return Catalog(tuple(classes), aliases, domains)
+
+
+def _unknown(data: Mapping[str, Any], allowed: Sequence[str], name: str, where: str) -> None:
+    for key in data:
+        if key not in allowed:
+            raise CatalogError(f"{name}: {where}{key}: unknown key (known: {', '.join(allowed)})")
+
+
+def _parse_class(raw: Any, name: str, where: str, target: str, order: int) -> FailureClass:
+    if not isinstance(raw, Mapping):
+        raise CatalogError(f"{name}: {where}: a class must be a mapping")
+    class_id = raw.get("id")
+    if not isinstance(class_id, str) or not _ID.match(class_id):
+        raise CatalogError(f"{name}: {where}.id: required, [a-z0-9-]+")
+    where = class_id
+    _unknown(raw, CLASS_KEYS, name, f"{where}.")
+    match = raw.get("match")
+    if not isinstance(match, Mapping) or not match:
+        raise CatalogError(f"{name}: {where}.match: required, a mapping of rules")
+    _unknown(match, MATCH_KEYS, name, f"{where}.match.")
+    rule = MatchRule(
+        exception=_regex(match, "exception", name, where),
+        function=_regex(match, "function", name, where),
+        file=_regex(match, "file", name, where),
+        message=_regex(match, "message", name, where),
+        source=_regex(match, "source", name, where),
+        evidence=_regex(match, "evidence", name, where),
+        gate=_choice(match, "gate", GATES, name, where),
+        signal=_text(match, "signal", name, where),
+    )
+    moves = raw.get("moves") or []
+    if not isinstance(moves, list):
+        raise CatalogError(f"{name}: {where}.moves: must be a list")
+    groups = _groups(rule)
+    specs = tuple(_parse_move(m, name, f"{where}.moves[{i}]", groups) for i, m in enumerate(moves))
+    return FailureClass(
+        id=class_id,
+        title=str(raw.get("title") or class_id),
+        match=rule,
+        moves=specs,
+        note=str(raw.get("note") or ""),
+        target=target,
+        origin=name,
+        order=order,
+    )
+
+
+def _regex(match: Mapping[str, Any], key: str, name: str, where: str) -> re.Pattern[str] | None:
+    value = match.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise CatalogError(f"{name}: {where}.match.{key}: must be a regex string")
+    try:
+        return re.compile(value)
+    except re.error as exc:
+        raise CatalogError(f"{name}: {where}.match.{key}: bad regex: {exc}") from None
+
+
+def _choice(match: Mapping[str, Any], key: str, allowed: Sequence[str], name: str, where: str) -> str | None:
+    value = match.get(key)
+    if value is None:
+        return None
+    if value not in allowed:
+        raise CatalogError(f"{name}: {where}.match.{key}: must be one of {', '.join(allowed)}")
+    return str(value)
+
+
+def _text(match: Mapping[str, Any], key: str, name: str, where: str) -> str | None:
+    value = match.get(key)
+    return None if value is None else str(value)
+
+
+def _groups(rule: MatchRule) -> set[str]:
+    names: set[str] = set()
+    for key in ("exception", "function", "file", "message", "source", "evidence"):
+        pattern = getattr(rule, key)
+        if pattern is not None:
+            names.update(pattern.groupindex)
+    return names
+
+
+def _parse_move(raw: Any, name: str, where: str, groups: set[str]) -> MoveSpec:
+    if not isinstance(raw, Mapping) or not raw:
+        raise CatalogError(f"{name}: {where}: a move is a mapping like {{drop: flag}} or {{set: {{flag: value}}}}")
+    edits: list[EditSpec] = []
+    for op_name, body in raw.items():
+        try:
+            op = EditOp(op_name)
+        except ValueError:
+            known = ", ".join(o.value for o in EditOp)
+            raise CatalogError(f"{name}: {where}.{op_name}: unknown op (known: {known})") from None
+        edits.extend(_parse_edits(op, body, name, f"{where}.{op_name}", groups))
+    return MoveSpec(tuple(edits))
+
+
+def _parse_edits(op: EditOp, body: Any, name: str, where: str, groups: set[str]) -> list[EditSpec]:
+    names_pattern = _ENV if op.on_env else _FLAG
+    if op in (EditOp.DROP, EditOp.UNSET_ENV):
+        if isinstance(body, Mapping):
+            return [EditSpec(op, _value_spec(body, name, where, groups))]
+        items = body if isinstance(body, list) else [body]
+        for item in items:
+            if not isinstance(item, str) or not names_pattern.match(item):
+                raise CatalogError(f"{name}: {where}: {item!r} is not a valid name")
+        return [EditSpec(op, str(item)) for item in items]
+    if not isinstance(body, Mapping) or not body:
+        raise CatalogError(f"{name}: {where}: must map names to values")
+    out: list[EditSpec] = []
+    for target, value in body.items():
+        if not isinstance(target, str) or not names_pattern.match(target):
+            raise CatalogError(f"{name}: {where}.{target}: not a valid name")
+        if isinstance(value, Mapping):
+            out.append(EditSpec(op, target, _value_spec(value, name, f"{where}.{target}", groups)))
+        elif op is EditOp.SCALE:
+            if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+                raise CatalogError(f"{name}: {where}.{target}: a scale factor must be a positive number")
+            out.append(EditSpec(op, target, float(value)))
+        else:
+            if value is None or isinstance(value, Mapping):
+                raise CatalogError(f"{name}: {where}.{target}: needs a value")
+            out.append(EditSpec(op, target, value))
+    return out
+
+
+def _value_spec(body: Mapping[str, Any], name: str, where: str, groups: set[str]) -> ValueSpec:
+    _unknown(body, VALUE_KEYS, name, f"{where}.")
+    source = body.get("from")
+    group = body.get("match")
+    if source is None and group is None and "default" not in body:
+        raise CatalogError(f"{name}: {where}: a computed value needs from:, match: or default:")
+    if source is not None and (not isinstance(source, str) or not _FLAG.match(source)):
+        raise CatalogError(f"{name}: {where}.from: must be a flag name")
+    if group is not None and group not in groups:
+        raise CatalogError(f"{name}: {where}.match: no named group {group!r} in the class's regexes")
+    for key in ("add", "mul", "min", "max"):
+        if key in body and (isinstance(body[key], bool) or not isinstance(body[key], int | float)):
+            raise CatalogError(f"{name}: {where}.{key}: must be a number")
+    return ValueSpec(
+        source=source,
+        group=group,
+        add=float(body.get("add", 0)),
+        mul=float(body.get("mul", 1)),
+        minimum=body.get("min"),
+        maximum=body.get("max"),
+        default=body.get("default"),
+        round_to=body.get("round"),
+    )

@@ -1,0 +1,231 @@
+"""Parsed journal + catalogue -> a :class:`Diagnosis`: failure class (or none) and fingerprint.
+
+Pure. The subject of classification is the root cause (the first failing rank's original
+exception); when no Python exception explains the failure (an argparse error ending in
+``SystemExit: 2``, a ``Killed`` line, an NCCL WARN) the strongest failure signal is the
+subject instead. A bare ``AssertionError`` is told apart by the failing frame and its
+source line, which the traceback shows.
+
+Fingerprints are Sentry-style: exception type plus the target's own frames (module +
+function) and the failing source line; stable across line-number shifts, install paths,
+PIDs, ranks, timestamps and addresses; different for different assertion sites.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from .catalog import Catalog, FailureClass, MatchRule
+from .model import Failure, Frame, Gate
+from .tracebacks import Journal, Signal, Traceback
+
+# Which signal explains a failure best when no exception does, strongest first.
+_SIGNAL_STRENGTH = (
+    "argparse_error",
+    "oom",
+    "nccl_error",
+    "nccl_warn",
+    "cuda_error",
+    "bind_error",
+    "segfault",
+    "killed",
+    "exit_status",
+)
+_NOISE_TYPES = ("SystemExit", "KeyboardInterrupt")
+_EVIDENCE_LIMIT = 6000
+
+
+@dataclass(frozen=True)
+class Subject:
+    """What the classifier looks at: one exception, or one failure line."""
+
+    exception: str
+    message: str
+    frame: Frame | None
+    traceback: Traceback | None = None
+    signal: Signal | None = None
+
+
+@dataclass(frozen=True)
+class Diagnosis:
+    failure: Failure
+    subject: Subject
+    failure_class: FailureClass | None = None
+    groups: Mapping[str, str] = field(default_factory=dict)
+
+
+def target_frame(tb: Traceback, package: str = "sglang") -> Frame | None:
+    """The innermost frame in the target's own code (else the innermost frame)."""
+    marker = f"/{package}/"
+    for frame in reversed(tb.frames):
+        if marker in frame.file.replace("\\", "/") or frame.file.startswith(f"{package}/"):
+            return frame
+    return tb.innermost
+
+
+def module_of(path: str, package: str = "sglang") -> str:
+    """``/opt/x/site-packages/sglang/srt/server_args.py`` -> ``sglang.srt.server_args``."""
+    norm = path.replace("\\", "/")
+    marker = f"/{package}/"
+    idx = norm.rfind(marker)
+    if idx >= 0:
+        rel = norm[idx + 1 :]
+    elif norm.startswith(f"{package}/"):
+        rel = norm
+    else:
+        idx = norm.rfind("site-packages/")
+        rel = norm[idx + len("site-packages/") :] if idx >= 0 else norm.rsplit("/", 1)[-1]
+    return rel.removesuffix(".py").replace("/", ".")
+
+
+def choose_subject(journal: Journal, package: str = "sglang") -> Subject | None:
+    root = journal.root_cause()
+    if root is not None and root.exc_type not in _NOISE_TYPES and not root.is_wrapper:
+        return Subject(root.exc_type, root.message, target_frame(root, package), traceback=root)
+    for kind in _SIGNAL_STRENGTH:
+        signal = journal.first_signal(kind)
+        if signal is not None:
+            return Subject(kind, signal.line, None, signal=signal)
+    if root is not None:
+        return Subject(root.exc_type, root.message, target_frame(root, package), traceback=root)
+    return None
+
+
+def fingerprint(subject: Subject, package: str = "sglang") -> str:
+    if subject.traceback is not None:
+        tb = subject.traceback
+        marker = f"/{package}/"
+        own = [f for f in tb.frames if marker in f.file.replace("\\", "/") or f.file.startswith(f"{package}/")]
+        frames = own or list(tb.frames)
+        parts = [tb.exc_type.rsplit(".", 1)[-1]]
+        parts += [f"{module_of(f.file, package)}:{f.function}" for f in frames]
+        if subject.frame is not None:
+            parts.append(_normalize_source(subject.frame.source))
+        if not frames:
+            parts.append(_normalize_text(tb.message))
+        basis = "py|" + "|".join(parts)
+    else:
+        basis = f"line|{subject.exception}|{_normalize_text(subject.message)}"
+    return hashlib.sha256(basis.encode()).hexdigest()[:16]
+
+
+def _normalize_source(source: str) -> str:
+    return " ".join(source.split())
+
+
+_VOLATILE = (
+    (re.compile(r"0x[0-9a-fA-F]+"), "0x?"),
+    (re.compile(r"(?:/[\w.+-]+)+/?"), "<path>"),
+    (re.compile(r"\d+(?:\.\d+)?"), "N"),
+    (re.compile(r"\s+"), " "),
+)
+
+
+def _normalize_text(text: str) -> str:
+    out = text
+    for pattern, repl in _VOLATILE:
+        out = pattern.sub(repl, out)
+    return out.strip()[:300]
+
+
+def _evidence_text(journal: Journal, subject: Subject) -> str:
+    """Lines the classifier's ``evidence`` regexes search: signals, message, the tail."""
+    lines = [s.line for s in journal.signals]
+    lines.append(f"{subject.exception}: {subject.message}")
+    lines.extend(journal.tail)
+    return "\n".join(lines)
+
+
+def _rule_matches(
+    rule: MatchRule, subject: Subject, gate: Gate, journal: Journal, evidence: str
+) -> dict[str, str] | None:
+    """The named groups captured when ``rule`` matches the subject, else None."""
+    groups: dict[str, str] = {}
+
+    def check(pattern: re.Pattern[str] | None, text: str | None, *, full: bool = False) -> bool:
+        if pattern is None:
+            return True
+        if text is None:
+            return False
+        found = pattern.fullmatch(text) if full else pattern.search(text)
+        if found is None:
+            return False
+        groups.update({k: v for k, v in found.groupdict().items() if v is not None})
+        return True
+
+    if rule.gate is not None and rule.gate != gate.value:
+        return None
+    if rule.signal is not None and journal.first_signal(rule.signal) is None:
+        return None
+    exc = subject.exception
+    if rule.exception is not None and not (
+        check(rule.exception, exc, full=True) or check(rule.exception, exc.rsplit(".", 1)[-1], full=True)
+    ):
+        return None
+    frame = subject.frame
+    if not check(rule.function, frame.function if frame else None, full=True):
+        return None
+    if not check(rule.file, frame.file if frame else None):
+        return None
+    if not check(rule.source, frame.source if frame else None):
+        return None
+    if not check(rule.message, subject.message):
+        return None
+    if not check(rule.evidence, evidence):
+        return None
+    return groups
+
+
+def classify(
+    journal: Journal,
+    catalog: Catalog,
+    gate: Gate,
+    *,
+    package: str = "sglang",
+    fallback: tuple[str, str] | None = None,
+) -> Diagnosis:
+    """Sort one failure into the catalogue.
+
+    ``fallback`` (exception, message) describes the failure when the journal holds
+    nothing that does (a timeout, an exit without output).
+    """
+    subject = choose_subject(journal, package)
+    if subject is None:
+        exc, msg = fallback or ("UnknownFailure", "the process failed and left no traceback")
+        subject = Subject(exc, msg, None)
+    evidence = _evidence_text(journal, subject)
+    best: tuple[FailureClass, dict[str, str]] | None = None
+    for cls in catalog.classes:
+        groups = _rule_matches(cls.match, subject, gate, journal, evidence)
+        if groups is None:
+            continue
+        if best is None or cls.match.specificity > best[0].match.specificity:
+            best = (cls, groups)
+    failure = Failure(
+        gate=gate,
+        class_id=best[0].id if best else None,
+        fingerprint=fingerprint(subject, package),
+        exception=subject.exception,
+        message=subject.message,
+        frame=subject.frame,
+        evidence=render_evidence(journal, subject),
+    )
+    return Diagnosis(failure, subject, best[0] if best else None, best[1] if best else {})
+
+
+def render_evidence(journal: Journal, subject: Subject) -> str:
+    """The excerpt kept with an attempt: log lines before it, then the traceback itself."""
+    parts: list[str] = []
+    if subject.traceback is not None:
+        parts.extend(subject.traceback.preceding)
+        parts.append(subject.traceback.render())
+    else:
+        signals = [s.line for s in journal.signals][:12]
+        parts.extend(signals or list(journal.tail)[-15:])
+    text = "\n".join(parts)
+    if len(text) > _EVIDENCE_LIMIT:
+        text = "…\n" + text[-_EVIDENCE_LIMIT:]
+    return text

@@ -1,0 +1,75 @@
+"""The one exception tree of autofix.
+
+Every failure autofix itself reports is one of these; foreign exceptions (paramiko,
+SQLAlchemy, OSError, yaml) are translated at the edge that meets them
+(``raise HostUnreachable(...) from exc``). Each class carries the process exit code
+the command line uses (DESIGN.md, Command line)::
+
+    AutofixError                    exit 1
+    ├── InputError                  exit 2   bad input: nothing is written
+    │   ├── ConfigError             a base config (file + key path in the message)
+    │   ├── CatalogError            strategies/*.yaml
+    │   └── UnknownRecord           a run or attempt id that the store does not have
+    ├── HostError                   exit 3   the host could not be reached or used
+    │   ├── HostUnreachable         cannot connect at all
+    │   ├── HostLost                the host dropped or rebooted mid-attempt
+    │   └── ProbeError              the preflight probe could not run (no SGLang, crash)
+    └── StoreError                  exit 3   the database could not be opened or written
+"""
+
+from __future__ import annotations
+
+
+class AutofixError(Exception):
+    """Base of every error autofix raises on purpose."""
+
+    exit_code = 1
+
+
+class InputError(AutofixError):
+    """The user's input is wrong; the message names the file, key or flag."""
+
+    exit_code = 2
+
+
+class ConfigError(InputError):
+    """A base config that cannot be used as given."""
+
+    def __init__(self, source: str, key: str, problem: str) -> None:
+        self.source = source
+        self.key = key
+        self.problem = problem
+        where = f"{source}: {key}" if key else source
+        super().__init__(f"{where}: {problem}")
+
+
+class CatalogError(InputError):
+    """A strategies file that does not validate."""
+
+
+class UnknownRecord(InputError):
+    """A run or attempt id that is not in the store."""
+
+
+class HostError(AutofixError):
+    """The host could not be reached or did not behave."""
+
+    exit_code = 3
+
+
+class HostUnreachable(HostError):
+    """No connection to the host could be made."""
+
+
+class HostLost(HostError):
+    """The host went away in the middle of an attempt (drop, reboot)."""
+
+
+class ProbeError(HostError):
+    """The preflight probe could not be run on the host."""
+
+
+class StoreError(AutofixError):
+    """The store could not be opened, migrated or written."""
+
+    exit_code = 3

@@ -1,0 +1,393 @@
+"""Frozen values shared by every layer: candidates, moves, gates, failures, attempts, runs.
+
+Nothing here does I/O. A :class:`Candidate` is one concrete launch (args + env) with a
+canonical JSON form and a stable key (sha256 of that form), the way black's
+``Mode.get_cache_key`` names a configuration.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from enum import StrEnum
+from functools import cached_property
+from typing import Any
+
+# A flag's value in a candidate: True is a bare flag (``--trust-remote-code``), a str is
+# one value, a tuple of str is a flag that takes several (``--x 2 16 29``). Absent flags
+# are simply not in the candidate; values are kept as the strings that reach argv, so
+# ``tp: 8`` and ``tp: "8"`` are the same launch and hash the same.
+ArgValue = bool | str | tuple[str, ...]
+
+SECRET_NAME = re.compile(r"TOKEN|KEY|SECRET|PASSWORD", re.IGNORECASE)
+REDACTED = "<redacted>"
+
+
+def normalize_value(value: object) -> ArgValue | None:
+    """Turn a YAML scalar or list into the value a candidate holds (None: absent)."""
+    if value is None or value is False:
+        return None
+    if value is True:
+        return True
+    if isinstance(value, list | tuple):
+        return tuple(_scalar_text(v) for v in value)
+    return _scalar_text(value)
+
+
+def _scalar_text(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        # 0.9 stays "0.9"; 2.0 from a scale move becomes "2", as an operator writes it.
+        return str(int(value))
+    return str(value)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One concrete launch: ordered flags and environment. Immutable; edits return copies."""
+
+    args: tuple[tuple[str, ArgValue], ...]
+    env: tuple[tuple[str, str], ...] = ()
+
+    @classmethod
+    def build(cls, args: Mapping[str, object], env: Mapping[str, object] | None = None) -> Candidate:
+        """Build from YAML-like mappings, dropping absent (false/null) flags."""
+        pairs: list[tuple[str, ArgValue]] = []
+        for flag, raw in args.items():
+            value = normalize_value(raw)
+            if value is not None:
+                pairs.append((flag, value))
+        env_pairs = tuple((name, str(v)) for name, v in (env or {}).items() if v is not None)
+        return cls(tuple(pairs), env_pairs)
+
+    # -- reading -----------------------------------------------------------------------
+    def arg(self, flag: str) -> ArgValue | None:
+        for name, value in self.args:
+            if name == flag:
+                return value
+        return None
+
+    def has(self, flag: str) -> bool:
+        return any(name == flag for name, _ in self.args)
+
+    def env_value(self, name: str) -> str | None:
+        return dict(self.env).get(name)
+
+    def args_dict(self) -> dict[str, ArgValue]:
+        return dict(self.args)
+
+    def env_dict(self) -> dict[str, str]:
+        return dict(self.env)
+
+    def argv(self) -> list[str]:
+        """The command-line arguments, in the order the flags were written."""
+        out: list[str] = []
+        for flag, value in self.args:
+            out.append(f"--{flag}")
+            if value is True:
+                continue
+            if isinstance(value, tuple):
+                out.extend(value)
+            else:
+                out.append(str(value))
+        return out
+
+    # -- editing -----------------------------------------------------------------------
+    def with_arg(self, flag: str, value: ArgValue) -> Candidate:
+        """Set a flag, in place when present (keeping the order), else appended."""
+        if self.has(flag):
+            pairs = tuple((n, value if n == flag else v) for n, v in self.args)
+        else:
+            pairs = (*self.args, (flag, value))
+        return replace(self, args=pairs)
+
+    def without_arg(self, flag: str) -> Candidate:
+        return replace(self, args=tuple((n, v) for n, v in self.args if n != flag))
+
+    def with_env(self, name: str, value: str) -> Candidate:
+        if name in self.env_dict():
+            pairs = tuple((n, value if n == name else v) for n, v in self.env)
+        else:
+            pairs = (*self.env, (name, value))
+        return replace(self, env=pairs)
+
+    def without_env(self, name: str) -> Candidate:
+        return replace(self, env=tuple((n, v) for n, v in self.env if n != name))
+
+    # -- identity ----------------------------------------------------------------------
+    def canonical(self) -> str:
+        """Canonical JSON: sorted keys, no whitespace; order of flags does not matter."""
+        return json.dumps(
+            {
+                "args": {k: list(v) if isinstance(v, tuple) else v for k, v in self.args},
+                "env": dict(self.env),
+            },
+            sort_keys=True,
+            separators=(",", ":"),
+            ensure_ascii=False,
+        )
+
+    @cached_property
+    def key(self) -> str:
+        """sha256 of the canonical form: the candidate's identity everywhere."""
+        return hashlib.sha256(self.canonical().encode()).hexdigest()
+
+    @property
+    def short(self) -> str:
+        return self.key[:10]
+
+    def redacted(self) -> Candidate:
+        """The same candidate with secret env values replaced (what the store keeps)."""
+        return replace(
+            self, env=tuple((n, REDACTED if SECRET_NAME.search(n) else v) for n, v in self.env)
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """Ordered JSON form (the canonical form sorts; this keeps the operator's order)."""
+        return {
+            "args": [[k, list(v) if isinstance(v, tuple) else v] for k, v in self.args],
+            "env": [[k, v] for k, v in self.env],
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Candidate:
+        args: list[tuple[str, ArgValue]] = []
+        for k, v in data["args"]:
+            args.append((k, tuple(v) if isinstance(v, list) else v))
+        return cls(tuple(args), tuple((k, v) for k, v in data["env"]))
+
+
+def diff(old: Candidate, new: Candidate) -> list[tuple[str, str, object, object]]:
+    """Differences as (kind, name, old, new) rows; kind is ``arg`` or ``env``."""
+    rows: list[tuple[str, str, object, object]] = []
+    for kind, a, b in (("arg", old.args_dict(), new.args_dict()), ("env", old.env_dict(), new.env_dict())):
+        a_map: dict[str, object] = dict(a)
+        b_map: dict[str, object] = dict(b)
+        for name in list(a_map) + [n for n in b_map if n not in a_map]:
+            if a_map.get(name) != b_map.get(name):
+                rows.append((kind, name, a_map.get(name), b_map.get(name)))
+    return rows
+
+
+def distance(old: Candidate, new: Candidate) -> int:
+    """How many flags and env vars differ: the search's 'how far from what the user asked'."""
+    return len(diff(old, new))
+
+
+# --- repair moves ---------------------------------------------------------------------------
+
+
+class EditOp(StrEnum):
+    DROP = "drop"
+    SET = "set"
+    SCALE = "scale"
+    SET_ENV = "set_env"
+    UNSET_ENV = "unset_env"
+
+    @property
+    def on_env(self) -> bool:
+        return self in (EditOp.SET_ENV, EditOp.UNSET_ENV)
+
+
+@dataclass(frozen=True)
+class Edit:
+    """One concrete change to a candidate: flag (or env name) and value where one applies."""
+
+    op: EditOp
+    target: str
+    value: ArgValue | float | None = None
+
+    def label(self) -> str:
+        if self.op in (EditOp.DROP, EditOp.UNSET_ENV):
+            return f"{self.op.value} {self.target}"
+        if self.op is EditOp.SCALE:
+            return f"scale {self.target} x{self.value}"
+        shown = " ".join(self.value) if isinstance(self.value, tuple) else self.value
+        return f"{self.op.value} {self.target}={shown}"
+
+    def to_json(self) -> dict[str, Any]:
+        key = "name" if self.op.on_env else "flag"
+        out: dict[str, Any] = {"op": self.op.value, key: self.target}
+        if self.value is not None:
+            out["value"] = list(self.value) if isinstance(self.value, tuple) else self.value
+        return out
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Edit:
+        raw = data.get("value")
+        value: ArgValue | float | None = tuple(raw) if isinstance(raw, list) else raw
+        return cls(EditOp(data["op"]), data.get("flag") or data["name"], value)
+
+
+@dataclass(frozen=True)
+class Move:
+    """A repair move: one or more edits applied together, and where it came from.
+
+    ``origin`` is the failure class id for curated moves, or the inference that
+    produced it (``message``, ``assert``, ``source``, ``argparse``) when ``inferred``.
+    """
+
+    edits: tuple[Edit, ...]
+    inferred: bool = False
+    origin: str = ""
+
+    def label(self) -> str:
+        return "; ".join(e.label() for e in self.edits)
+
+    def to_json(self) -> dict[str, Any]:
+        """The DESIGN.md move shape (first edit), with further edits under ``with``."""
+        first, *rest = self.edits
+        out = {**first.to_json(), "inferred": self.inferred, "origin": self.origin}
+        if rest:
+            out["with"] = [e.to_json() for e in rest]
+        return out
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Move:
+        edits = [Edit.from_json(data), *(Edit.from_json(e) for e in data.get("with", []))]
+        return cls(tuple(edits), bool(data.get("inferred", False)), str(data.get("origin", "")))
+
+
+# --- gates, failures, attempts ---------------------------------------------------------------
+
+
+class Gate(StrEnum):
+    """The checks a candidate must pass, in this order."""
+
+    PREFLIGHT = "preflight"
+    START = "start"
+    READY = "ready"
+    SMOKE = "smoke"
+    BENCH = "bench"
+
+    @property
+    def on_gpus(self) -> bool:
+        """Gates after preflight need the candidate launched for real."""
+        return self is not Gate.PREFLIGHT
+
+
+GATE_ORDER: tuple[Gate, ...] = tuple(Gate)
+
+
+@dataclass(frozen=True)
+class GateVerdict:
+    gate: Gate
+    ok: bool
+    seconds: float
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class Frame:
+    file: str
+    line: int
+    function: str
+    source: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"file": self.file, "line": self.line, "function": self.function, "source": self.source}
+
+
+@dataclass(frozen=True)
+class Failure:
+    """What a failed gate left behind, sorted into a failure class (or not)."""
+
+    gate: Gate
+    class_id: str | None
+    fingerprint: str
+    exception: str
+    message: str
+    frame: Frame | None = None
+    evidence: str = ""
+    # Whether the host, not the config, failed (host_lost): never fed to the classifier.
+    host_fault: bool = False
+
+    @property
+    def title(self) -> str:
+        return f"{self.exception}: {self.message}" if self.message else self.exception
+
+
+class AttemptState(StrEnum):
+    RUNNING = "running"
+    PASSED = "passed"
+    FAILED = "failed"
+    TIMEOUT = "timeout"
+    INTERRUPTED = "interrupted"
+    HOST_LOST = "host_lost"
+
+    @property
+    def is_finished(self) -> bool:
+        return self is not AttemptState.RUNNING
+
+    @property
+    def judges_config(self) -> bool:
+        """Outcomes that say something about the candidate itself (cacheable)."""
+        return self in (AttemptState.PASSED, AttemptState.FAILED, AttemptState.TIMEOUT)
+
+
+class RunStatus(StrEnum):
+    RUNNING = "running"
+    PASSED = "passed"
+    EXHAUSTED = "exhausted"
+    INTERRUPTED = "interrupted"
+    ERROR = "error"
+
+    @property
+    def exit_code(self) -> int:
+        return {RunStatus.PASSED: 0, RunStatus.EXHAUSTED: 1}.get(self, 1)
+
+
+@dataclass(frozen=True)
+class Attempt:
+    id: int
+    run_id: int
+    seq: int
+    candidate: Candidate
+    parent_id: int | None
+    move: Move | None
+    state: AttemptState
+    started_at: datetime
+    ended_at: datetime | None = None
+    verdicts: tuple[GateVerdict, ...] = ()
+    failure: Failure | None = None
+    # What the target resolved at preflight: flag -> value, including silent rewrites.
+    resolved: tuple[tuple[str, object], ...] = ()
+    launched: bool = False
+    log_excerpt: str = ""
+    cached_from: int | None = None
+
+    @property
+    def seconds(self) -> float | None:
+        if self.ended_at is None:
+            return None
+        return (self.ended_at - self.started_at).total_seconds()
+
+    @property
+    def failed_gate(self) -> Gate | None:
+        return next((v.gate for v in self.verdicts if not v.ok), None)
+
+
+@dataclass(frozen=True)
+class Run:
+    id: int
+    name: str
+    base_path: str
+    base_text: str
+    host: str
+    target: str
+    status: RunStatus
+    started_at: datetime
+    ended_at: datetime | None = None
+    winner_id: int | None = None
+    options: tuple[tuple[str, object], ...] = field(default=())
+
+
+def pairs(mapping: Mapping[str, object] | Iterable[tuple[str, object]]) -> tuple[tuple[str, object], ...]:
+    """A mapping as a tuple of pairs (frozen values hold no dicts)."""
+    items = mapping.items() if isinstance(mapping, Mapping) else mapping
+    return tuple((str(k), v) for k, v in items)

@@ -1,0 +1,275 @@
+"""autofix preflight probe: SGLang's own argument validation, without a server or weights.
+
+Copied to the host and run with the target's Python (``launch.python``). Standard library
+only: it must run in any Python that has SGLang, and import nothing of autofix.
+
+Protocol (one JSON object per line, both ways; protocol lines go to the ORIGINAL stdout,
+everything SGLang prints is moved to stderr so it cannot corrupt them):
+
+    -> hello   {"event": "ready", "version": "0.5.23", "simulated": false, "import_s": 11.2,
+                "python": "3.11.7", "steps": ["prepare_server_args", "resolve_once", ...]}
+               or {"event": "error", "kind": "no_sglang", "output": "<traceback>"} and exit 3
+    <- request {"id": "a1", "argv": ["--model-path", ...], "timeout": 120}
+    -> answer  {"id": "a1", "ok": true|false, "status": "ok|failed|timeout|crashed",
+                "steps_run": [...], "resolved": {field: value}, "changed": {field: [raw, resolved]},
+                "output": "<log lines and the traceback, as SGLang printed them>", "seconds": 0.4}
+
+SGLang is imported once (10-14 s); each request is resolved in a forked child, because
+resolution mutates module state and a failed ServerArgs cannot be resolved twice. A child
+that hangs is killed at its timeout; a child that dies costs that request only.
+
+It runs what SGLang's own launcher runs, in the same order: ``prepare_server_args(argv)``
+(argparse; versions before 0.5 also validate in ``__post_init__`` here), then
+``ServerArgs.resolve_once()`` where the installed version has it, then
+``ServerArgs.check_server_args()`` (in 0.5.23 the LoRA, chunked-prefill/page-size and
+pipeline-parallel checks live only there). ``steps_run`` says which of them ran.
+"""
+
+import dataclasses
+import json
+import logging
+import os
+import select
+import signal
+import sys
+import tempfile
+import time
+import traceback
+
+PROTOCOL_FD = None
+# Fields SGLang fills with something new on every run: not a decision worth showing.
+_NOISY = {"random_seed"}
+
+
+def _emit(obj):
+    data = (json.dumps(obj, default=repr) + "\n").encode("utf-8")
+    os.write(PROTOCOL_FD, data)
+
+
+def _jsonable(value):
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    return repr(value)
+
+
+def _steps(server_args_cls):
+    steps = ["prepare_server_args"]
+    if hasattr(server_args_cls, "resolve_once"):
+        steps.append("resolve_once")
+    if hasattr(server_args_cls, "check_server_args"):
+        steps.append("check_server_args")
+    return steps
+
+
+def _snapshot(obj, names):
+    out = {}
+    for name in names:
+        try:
+            out[name] = _jsonable(getattr(obj, name))
+        except Exception:  # a property that needs a GPU, etc.
+            continue
+    return out
+
+
+def _field_names(sa):
+    """The record's fields: a dataclass before 0.5, a msgspec Struct in 0.5.x."""
+    if dataclasses.is_dataclass(sa):
+        return [f.name for f in dataclasses.fields(sa)]
+    fields = getattr(type(sa), "__struct_fields__", None)
+    if fields:
+        return list(fields)
+    return [n for n in vars(sa) if not n.startswith("_")]
+
+
+def _resolve(argv, set_fields, steps_run):
+    """Runs in the forked child; returns the answer fields."""
+    from sglang.srt.server_args import ServerArgs, prepare_server_args
+
+    sa = prepare_server_args(argv)
+    steps_run.append("prepare_server_args")
+    names = _field_names(sa)
+    raw = _snapshot(sa, names)
+    if hasattr(sa, "resolve_once"):
+        sa.resolve_once()
+        steps_run.append("resolve_once")
+    if hasattr(sa, "check_server_args"):
+        sa.check_server_args()
+        steps_run.append("check_server_args")
+    view = sa
+    try:
+        from sglang.srt.arg_groups.overrides import resolved_view
+
+        view = resolved_view(sa)
+    except Exception:
+        pass
+    resolved_all = _snapshot(view, names)
+    changed = {
+        n: [raw.get(n), v]
+        for n, v in resolved_all.items()
+        if raw.get(n) != v and not (n in _NOISY and n not in set_fields)
+    }
+    keep = set(set_fields) | set(changed)
+    resolved = {n: v for n, v in resolved_all.items() if n in keep}
+    return {"ok": True, "status": "ok", "steps_run": steps_run, "resolved": resolved, "changed": changed}
+
+
+def _child(argv, set_fields, result_fd, log_path):
+    # Everything SGLang prints (stdout and stderr) goes to the log file, in order.
+    log_fd = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.dup2(log_fd, 1)
+    os.dup2(log_fd, 2)
+    sys.stdout = os.fdopen(1, "w", buffering=1, closefd=False)
+    sys.stderr = os.fdopen(2, "w", buffering=1, closefd=False)
+    logging.basicConfig(
+        level=logging.INFO,
+        format="[%(asctime)s] %(message)s",
+        datefmt="%Y-%m-%d %H:%M:%S",
+        stream=sys.stderr,
+        force=True,
+    )
+    steps_run = []
+    try:
+        answer = _resolve(argv, set_fields, steps_run)
+    except BaseException as exc:  # SystemExit from argparse included
+        traceback.print_exc()
+        sys.stderr.flush()
+        answer = {
+            "ok": False,
+            "status": "failed",
+            "steps_run": steps_run,
+            "exception": type(exc).__name__,
+        }
+    data = json.dumps(answer, default=repr).encode("utf-8")
+    os.write(result_fd, data)
+    os.close(result_fd)
+    os._exit(0)
+
+
+def _read_log(path, limit=2_000_000):
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(limit + 1)
+    except OSError:
+        return ""
+    text = data[:limit].decode("utf-8", errors="replace")
+    return text + ("\n[autofix probe: output cut at 2 MB]\n" if len(data) > limit else "")
+
+
+def _handle(request, version):
+    started = time.monotonic()
+    argv = [str(a) for a in request.get("argv", [])]
+    timeout = float(request.get("timeout", 120))
+    set_fields = [a[2:].replace("-", "_") for a in argv if a.startswith("--")]
+    fd, log_path = tempfile.mkstemp(prefix="autofix-preflight-", suffix=".log")
+    os.close(fd)
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read_fd)
+        try:
+            _child(argv, set_fields, write_fd, log_path)
+        finally:
+            os._exit(70)
+    os.close(write_fd)
+    chunks = []
+    deadline = started + timeout
+    status = None
+    while True:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            status = "timeout"
+            break
+        ready, _, _ = select.select([read_fd], [], [], min(remaining, 1.0))
+        if ready:
+            chunk = os.read(read_fd, 65536)
+            if not chunk:
+                break
+            chunks.append(chunk)
+    os.close(read_fd)
+    if status == "timeout":
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    _, wait_status = os.waitpid(pid, 0)
+    output = _read_log(log_path)
+    try:
+        os.unlink(log_path)
+    except OSError:
+        pass
+    answer = None
+    if status is None and chunks:
+        try:
+            answer = json.loads(b"".join(chunks).decode("utf-8"))
+        except ValueError:
+            answer = None
+    if answer is None:
+        if status is None:
+            status = "crashed"
+            if os.WIFSIGNALED(wait_status):
+                output += "\n[autofix probe: resolution child killed by signal %d]\n" % os.WTERMSIG(wait_status)
+        answer = {"ok": False, "status": status, "steps_run": []}
+    answer.update(
+        {
+            "id": request.get("id"),
+            "version": version,
+            "output": output,
+            "seconds": round(time.monotonic() - started, 3),
+        }
+    )
+    return answer
+
+
+def main():
+    global PROTOCOL_FD
+    # Keep the real stdout for protocol lines; anything else printed goes to stderr.
+    PROTOCOL_FD = os.dup(1)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    started = time.monotonic()
+    try:
+        import sglang.srt.server_args as server_args_module
+
+        try:
+            from sglang.version import __version__ as version
+        except Exception:
+            import sglang
+
+            version = getattr(sglang, "__version__", "unknown")
+        import sglang
+
+        simulated = bool(getattr(sglang, "SIMULATED", False))
+    except BaseException:
+        _emit({"event": "error", "kind": "no_sglang", "python": sys.executable, "output": traceback.format_exc()})
+        return 3
+    _emit(
+        {
+            "event": "ready",
+            "version": str(version),
+            "simulated": simulated,
+            "import_s": round(time.monotonic() - started, 3),
+            "python": "%d.%d.%d" % sys.version_info[:3],
+            "steps": _steps(server_args_module.ServerArgs),
+        }
+    )
+    for line in sys.stdin:
+        line = line.strip()
+        if not line:
+            continue
+        try:
+            request = json.loads(line)
+        except ValueError:
+            _emit({"id": None, "ok": False, "status": "bad_request", "output": line[:200]})
+            continue
+        if request.get("quit"):
+            break
+        _emit(_handle(request, str(version)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,203 @@
+"""autofix process supervisor: runs one candidate on a host without systemd.
+
+Copied to the host and run with its Python; standard library only. It gives a plain
+process what systemd gives a unit, so the process service manager has the same
+semantics: a session and process group of its own (stop kills the whole group, ranks
+included), stdout+stderr appended to one log file, and the exit status recorded when
+the main process ends (a plain background process would lose it), after which stray
+processes of the group are killed as systemd's KillMode=control-group would.
+
+    supervise.py start DIR -- ARGV...   env from DIR/env.json {"env": {...}, "cwd": ...}
+                                        prints {"pid": N, "pgid": N} once ARGV is exec'd
+    supervise.py status DIR             prints {"state": "running|exited|gone", ...}
+    supervise.py stop DIR [GRACE]       SIGTERM the group, SIGKILL after GRACE s
+
+Files in DIR: log, pid, supervisor.pid, exit.json.
+"""
+
+import json
+import os
+import signal
+import sys
+import time
+
+
+def _write(path, text):
+    tmp = path + ".tmp"
+    with open(tmp, "w") as fh:
+        fh.write(text)
+    os.replace(tmp, path)
+
+
+def _read_int(path):
+    try:
+        with open(path) as fh:
+            return int(fh.read().strip() or 0) or None
+    except (OSError, ValueError):
+        return None
+
+
+def _alive(pid):
+    if not pid:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def start(directory, argv):
+    with open(os.path.join(directory, "env.json")) as fh:
+        spec = json.load(fh)
+    env = dict(os.environ)
+    env.update({str(k): str(v) for k, v in spec.get("env", {}).items()})
+    for name in spec.get("unset", []):
+        env.pop(name, None)
+    cwd = spec.get("cwd") or directory
+    log_path = os.path.join(directory, "log")
+    report_r, report_w = os.pipe()
+
+    if os.fork() > 0:
+        # The command that asked: wait for the supervisor's report, print it, return.
+        os.close(report_w)
+        data = b""
+        while True:
+            chunk = os.read(report_r, 4096)
+            if not chunk:
+                break
+            data += chunk
+        sys.stdout.write(data.decode() or '{"error": "supervisor died before starting"}')
+        sys.stdout.write("\n")
+        return 0 if data.startswith(b'{"pid"') else 1
+
+    # The supervisor: detached from the caller's session and terminal.
+    os.close(report_r)
+    os.setsid()
+    exec_r, exec_w = os.pipe()
+    child = os.fork()
+    if child == 0:
+        os.close(exec_r)
+        os.setsid()  # own session + process group: stop kills every rank
+        try:
+            os.chdir(cwd)
+            fd = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+            null = os.open(os.devnull, os.O_RDONLY)
+            os.dup2(null, 0)
+            os.dup2(fd, 1)
+            os.dup2(fd, 2)
+            os.set_inheritable(exec_w, False)
+            os.execvpe(argv[0], argv, env)
+        except BaseException as exc:  # exec failed: tell the supervisor why
+            os.write(exec_w, ("%s: %s" % (type(exc).__name__, exc)).encode())
+            os._exit(127)
+    os.close(exec_w)
+    failure = os.read(exec_r, 4096).decode()
+    os.close(exec_r)
+    _write(os.path.join(directory, "supervisor.pid"), str(os.getpid()))
+    _write(os.path.join(directory, "pid"), str(child))
+    if failure:
+        with open(log_path, "a") as fh:
+            fh.write("autofix supervise: cannot execute %s: %s\n" % (argv[0], failure))
+        os.write(report_w, json.dumps({"error": failure}).encode())
+    else:
+        os.write(report_w, json.dumps({"pid": child, "pgid": child}).encode())
+    os.close(report_w)
+    for fd in (0, 1, 2):
+        try:
+            os.dup2(os.open(os.devnull, os.O_RDWR), fd)
+        except OSError:
+            pass
+
+    def forward(signum, _frame):
+        try:
+            os.killpg(child, signum)
+        except OSError:
+            pass
+
+    signal.signal(signal.SIGTERM, forward)
+    signal.signal(signal.SIGINT, forward)
+    while True:
+        try:
+            _, status = os.waitpid(child, 0)
+            break
+        except InterruptedError:
+            continue
+        except ChildProcessError:
+            status = 0
+            break
+    code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else None
+    sig = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
+    _write(
+        os.path.join(directory, "exit.json"),
+        json.dumps({"code": code, "signal": sig, "at": time.time(), "pid": child}),
+    )
+    # Like systemd's KillMode=control-group: nothing of the candidate outlives it.
+    time.sleep(0.5)
+    try:
+        os.killpg(child, signal.SIGKILL)
+    except OSError:
+        pass
+    os._exit(0)
+
+
+def status(directory):
+    try:
+        with open(os.path.join(directory, "exit.json")) as fh:
+            info = json.load(fh)
+        info["state"] = "exited"
+        return info
+    except (OSError, ValueError):
+        pass
+    pid = _read_int(os.path.join(directory, "pid"))
+    supervisor = _read_int(os.path.join(directory, "supervisor.pid"))
+    if _alive(pid):
+        return {"state": "running", "pid": pid}
+    if supervisor and _alive(supervisor):
+        return {"state": "running", "pid": pid}
+    return {"state": "gone", "pid": pid}
+
+
+def stop(directory, grace):
+    pid = _read_int(os.path.join(directory, "pid"))
+    if pid:
+        for sig, wait in ((signal.SIGTERM, grace), (signal.SIGKILL, 5.0)):
+            try:
+                os.killpg(pid, sig)
+            except OSError:
+                break
+            deadline = time.time() + wait
+            while time.time() < deadline:
+                if status(directory)["state"] != "running":
+                    break
+                time.sleep(0.1)
+            else:
+                continue
+            break
+        # The group may outlive its leader for a moment; leave nothing behind.
+        try:
+            os.killpg(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    return status(directory)
+
+
+def main(argv):
+    if len(argv) >= 2 and argv[0] == "start" and "--" in argv:
+        cut = argv.index("--")
+        return start(argv[1], argv[cut + 1 :])
+    if len(argv) == 2 and argv[0] == "status":
+        print(json.dumps(status(argv[1])))
+        return 0
+    if len(argv) in (2, 3) and argv[0] == "stop":
+        grace = float(argv[2]) if len(argv) == 3 else 30.0
+        print(json.dumps(stop(argv[1], grace)))
+        return 0
+    sys.stderr.write(__doc__)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,118 @@
+"""Service managers: start a candidate on a host, read its state and its log, stop it.
+
+``process`` is for hosts without systemd (and the sim host): each candidate runs under
+autofix/probes/supervise.py, which gives it a session of its own, one log file and a
+recorded exit status, so stopping kills every rank and a crash's exit code is known.
+The systemd manager (transient units, journal by invocation id) joins it in its own
+module with the same interface.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Protocol
+
+from .errors import HostError
+from .hosts.base import Host
+from .model import Candidate
+from .preflight import install_script
+from .targets import Target
+
+
+@dataclass(frozen=True)
+class ServiceHandle:
+    name: str
+    directory: str
+    pid: int | None
+    log_path: str
+
+
+@dataclass(frozen=True)
+class ServiceState:
+    running: bool
+    exit_code: int | None = None
+    signal: int | None = None
+    gone: bool = False  # no process and no exit record: the host lost it (reboot)
+
+    def describe(self) -> str:
+        if self.running:
+            return "running"
+        if self.signal is not None:
+            return f"killed by signal {self.signal}"
+        if self.exit_code is not None:
+            return f"exited with status {self.exit_code}"
+        return "gone without an exit status"
+
+
+class ServiceManager(Protocol):
+    def start(self, name: str, candidate: Candidate, target: Target, cwd: str | None) -> ServiceHandle: ...
+
+    def state(self, handle: ServiceHandle, *, deep: bool = True) -> ServiceState: ...
+
+    def read_log(self, handle: ServiceHandle, offset: int, limit: int | None = None) -> bytes: ...
+
+    def stop(self, handle: ServiceHandle, grace: float = 30.0) -> ServiceState: ...
+
+
+class ProcessManager:
+    """Candidates as supervised process groups (setsid, pid file, log file, exit record)."""
+
+    def __init__(self, host: Host, python: str) -> None:
+        self.host = host
+        self.python = python
+        self._script: str | None = None
+
+    def _supervisor(self) -> str:
+        if self._script is None:
+            self._script = install_script(self.host, "supervise.py")
+        return self._script
+
+    def start(self, name: str, candidate: Candidate, target: Target, cwd: str | None) -> ServiceHandle:
+        directory = f"{self.host.workdir}/services/{name}"
+        spec = {"env": target.launch_env(candidate), "cwd": cwd}
+        self.host.put(f"{directory}/env.json", json.dumps(spec).encode(), mode=0o600)
+        argv = [self.python, self._supervisor(), "start", directory, "--", *target.launch_argv(candidate)]
+        result = self.host.run(argv, timeout=60)
+        try:
+            report = json.loads(result.stdout.strip().splitlines()[-1])
+        except (ValueError, IndexError):
+            report = {"error": (result.stderr or result.stdout).strip()[-300:]}
+        if "pid" not in report:
+            raise HostError(f"{self.host.name}: could not start {name}: {report.get('error')}")
+        return ServiceHandle(name, directory, int(report["pid"]), f"{directory}/log")
+
+    def state(self, handle: ServiceHandle, *, deep: bool = True) -> ServiceState:
+        """The exit record, written by the supervisor the moment the process ends.
+
+        Without it the process is running, unless ``deep`` asks the host whether the
+        supervisor itself is still there (a reboot leaves no exit record).
+        """
+        raw = self.host.read(f"{handle.directory}/exit.json")
+        if raw:
+            try:
+                info = json.loads(raw)
+                return ServiceState(False, info.get("code"), info.get("signal"))
+            except ValueError:
+                pass
+        if not deep:
+            return ServiceState(True)
+        result = self.host.run([self.python, self._supervisor(), "status", handle.directory], timeout=30)
+        try:
+            info = json.loads(result.stdout.strip().splitlines()[-1])
+        except (ValueError, IndexError):
+            return ServiceState(True)
+        if info.get("state") == "running":
+            return ServiceState(True)
+        if info.get("state") == "exited":
+            return ServiceState(False, info.get("code"), info.get("signal"))
+        return ServiceState(False, gone=True)
+
+    def read_log(self, handle: ServiceHandle, offset: int, limit: int | None = None) -> bytes:
+        return self.host.read(handle.log_path, offset=offset, limit=limit)
+
+    def stop(self, handle: ServiceHandle, grace: float = 30.0) -> ServiceState:
+        self.host.run(
+            [self.python, self._supervisor(), "stop", handle.directory, str(grace)], timeout=grace + 30
+        )
+        return self.state(handle)

@@ -1,0 +1,513 @@
+"""Journal text -> Python tracebacks and failure signals. Pure, streaming, line by line.
+
+Reads what a crashed server left behind in any of the forms an operator meets: plain
+stderr, ``journalctl -o short`` / ``short-iso`` / ``short-precise``, and ``-o json``
+(where MESSAGE may be a byte array). Lines are demultiplexed by process (journal PID)
+and by SGLang's rank prefix (``[2026-05-25 19:34:29 TP3] ...``), so the tracebacks of
+nine interleaved processes come apart again. Memory stays bounded whatever the journal
+size: only open tracebacks, a few lines of context per process and capped result lists
+are kept.
+
+The root cause is chosen the way an expert reads a TP=8 crash: the first failing
+rank's original exception, not the parent's "scheduler died" wrapper, not the last
+traceback printed.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import deque
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from .model import Frame
+
+MAX_TRACEBACKS = 200
+MAX_SIGNALS = 200
+MAX_FRAMES = 200
+MAX_MESSAGE_LINES = 40
+MAX_LINE = 16_384
+CONTEXT_LINES = 8
+
+# -- line prefixes --------------------------------------------------------------------------
+
+_MONTHS = "Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec"
+# journalctl -o short: "May 25 19:34:29 host ident[pid]: msg"; short-iso / short-precise too.
+_JOURNAL_SHORT = re.compile(
+    rf"^(?:(?:{_MONTHS}) [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)?"
+    r"|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:[+-]\d\d:?\d\d|Z)?)"
+    r" (?P<host>\S+) (?P<ident>[^\s\[:]+)(?:\[(?P<pid>\d+)\])?: ?(?P<msg>.*)$"
+)
+# SGLang's logger: "[%(asctime)s{.ms}{ prefix}] msg", prefix like " TP0", " DP1 TP3", " PP0 TP1".
+_SGLANG_PREFIX = re.compile(
+    r"^\[(?P<ts>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)?)(?P<ranks>(?: [A-Z]{2,4}\d+)*)\] ?(?P<msg>.*)$"
+)
+_JOURNAL_META = re.compile(r"^-- (?:Boot |No entries|Logs begin|Journal begins|Reboot)")
+
+# -- traceback grammar ----------------------------------------------------------------------
+
+_TB_START = "Traceback (most recent call last):"
+_FRAME = re.compile(r'^\s*File "(?P<file>.+)", line (?P<line>\d+), in (?P<func>.+?)\s*$')
+_CARETS = re.compile(r"^\s*[\^~]+[\^~ ]*$")
+_REPEATED = re.compile(r"^\s*\[Previous line repeated \d+ more times?\]$")
+_EXC_LINE = re.compile(r"^(?P<type>[A-Za-z_][\w.]*)(?::(?: (?P<msg>.*))?)?$")
+_CHAIN_CONTEXT = "During handling of the above exception, another exception occurred:"
+_CHAIN_CAUSE = "The above exception was the direct cause of the following exception:"
+
+# -- non-Python failure lines ---------------------------------------------------------------
+
+_SIGNALS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("argparse_error", re.compile(r"^(?:usage: )?(?P<prog>[\w .:/-]+): error: (?P<detail>.+)$")),
+    ("oom", re.compile(r"(?:CUDA out of memory|torch\.OutOfMemoryError|OutOfMemoryError: CUDA)")),
+    ("cuda_error", re.compile(r"CUDA error: (?P<detail>.+)")),
+    ("nccl_warn", re.compile(r"NCCL WARN (?P<detail>.+)")),
+    ("nccl_error", re.compile(r"(?:ncclInternalError|ncclInvalidUsage|ncclSystemError|ncclUnhandledCudaError|ncclRemoteError)")),
+    ("bind_error", re.compile(r"(?:\[Errno 98\]|address already in use|Address already in use)")),
+    ("segfault", re.compile(r"(?:Segmentation fault|status=11/SEGV|exit status 139|signal 11\b|SIGSEGV)")),
+    ("killed", re.compile(r"(?:^Killed$|status=9/KILL|exit status 137|Out of memory: Killed process|oom-kill)")),
+    ("exit_status", re.compile(r"Main process exited, code=(?P<code>\w+), status=(?P<detail>\S+)")),
+)
+# One cheap search decides whether a line needs the detailed signal patterns at all.
+_SIGNAL_HINT = re.compile(
+    r"error:|out of memory|OutOfMemoryError|CUDA error|NCCL WARN|nccl[A-Z]|Errno 98|already in use"
+    r"|Segmentation|SEGV|exit status|Killed|KILL|oom-kill|Main process exited|signal 11",
+    re.IGNORECASE,
+)
+
+# Wrapper exceptions: they report that a child failed, the child holds the cause.
+_WRAPPER = re.compile(
+    r"scheduler died|Received sigquit|child process|scheduler.*(?:dead|exited)|"
+    r"Rank \d+ .*died|detokenizer.*died|Exception in (?:ModelTpServer|run_scheduler_process)",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Traceback:
+    """One Python exception with its frames, and the exception that led to it (if any)."""
+
+    exc_type: str
+    message: str
+    frames: tuple[Frame, ...]
+    stream: str = ""
+    rank: str = ""
+    order: int = 0
+    truncated: bool = False
+    cause: Traceback | None = None
+    # "cause" (raise ... from) or "context" (during handling); describes ``cause``.
+    chain: str = ""
+    # SGLang log lines and warnings printed by the same process just before it.
+    preceding: tuple[str, ...] = ()
+    # What the first line of the traceback followed, e.g. "Scheduler hit an exception:".
+    lead: str = ""
+
+    @property
+    def innermost(self) -> Frame | None:
+        return self.frames[-1] if self.frames else None
+
+    def chain_list(self) -> list[Traceback]:
+        """This exception and every cause before it, outermost (last printed) first."""
+        out: list[Traceback] = []
+        node: Traceback | None = self
+        while node is not None and len(out) < 32:
+            out.append(node)
+            node = node.cause
+        return out
+
+    @property
+    def original(self) -> Traceback:
+        """The first exception of the chain: where things went wrong."""
+        return self.chain_list()[-1]
+
+    @property
+    def is_wrapper(self) -> bool:
+        return bool(_WRAPPER.search(self.message)) or bool(_WRAPPER.search(self.lead))
+
+    def render(self, *, limit_frames: int = 12) -> str:
+        """Python's own layout, for evidence and ``show``."""
+        parts: list[str] = []
+        for tb in reversed(self.chain_list()):
+            if parts:
+                parts.append("")
+                parts.append(_CHAIN_CAUSE if tb.cause is not None and tb.chain == "cause" else _CHAIN_CONTEXT)
+                parts.append("")
+            parts.append(_TB_START)
+            frames = tb.frames[-limit_frames:]
+            if len(tb.frames) > limit_frames:
+                parts.append(f"  ... {len(tb.frames) - limit_frames} frames left out ...")
+            for f in frames:
+                parts.append(f'  File "{f.file}", line {f.line}, in {f.function}')
+                if f.source:
+                    parts.append(f"    {f.source}")
+            parts.append(f"{tb.exc_type}: {tb.message}" if tb.message else tb.exc_type)
+        return "\n".join(parts)
+
+
+@dataclass(frozen=True)
+class Signal:
+    """A failure line that is not a Python traceback (NCCL WARN, Killed, exit status …)."""
+
+    kind: str
+    line: str
+    stream: str = ""
+    rank: str = ""
+    order: int = 0
+
+
+@dataclass(frozen=True)
+class Journal:
+    """What one pass over a journal found."""
+
+    tracebacks: tuple[Traceback, ...]
+    signals: tuple[Signal, ...]
+    lines: int
+    bytes: int
+    tail: tuple[str, ...] = ()
+    dropped_tracebacks: int = 0
+
+    def root_cause(self) -> Traceback | None:
+        return root_cause(self.tracebacks)
+
+    def first_signal(self, *kinds: str) -> Signal | None:
+        return next((s for s in self.signals if not kinds or s.kind in kinds), None)
+
+
+def root_cause(tracebacks: Iterable[Traceback]) -> Traceback | None:
+    """The first failing rank's original exception.
+
+    Wrappers (the parent's "scheduler died", sigquit reports) and ``SystemExit`` after
+    an argparse error never win over a real exception; rank processes win over the
+    launcher; among equals the earliest printed wins, not the last; within one chain
+    the first exception (the one the others were raised from or during) wins.
+    """
+    best: Traceback | None = None
+    best_key: tuple[int, int, int, int] | None = None
+    for head in tracebacks:
+        for depth, tb in enumerate(head.chain_list()):
+            if not tb.exc_type:
+                continue
+            noise = tb.is_wrapper or tb.exc_type in ("SystemExit", "KeyboardInterrupt")
+            key = (int(noise), 0 if head.rank else 1, head.order, -depth)
+            if best_key is None or key < best_key:
+                best, best_key = tb, key
+    return best
+
+
+# -- the streaming parser -------------------------------------------------------------------
+
+
+@dataclass
+class _Open:
+    """A traceback being read."""
+
+    lead: str
+    rank: str
+    order: int
+    preceding: tuple[str, ...]
+    frames: list[Frame] = field(default_factory=list)
+    exc_type: str = ""
+    message_lines: list[str] = field(default_factory=list)
+    state: str = "frames"  # frames -> message -> blank -> chain
+    pending_source: list[str] = field(default_factory=list)
+    cause: Traceback | None = None
+    chain: str = ""
+
+
+@dataclass
+class _Stream:
+    context: deque[str]
+    open: _Open | None = None
+    rank: str = ""
+
+
+class JournalParser:
+    """Feed lines (any journal form, mixed is fine); read :meth:`result` at the end."""
+
+    def __init__(self) -> None:
+        self._streams: dict[str, _Stream] = {}
+        self._tracebacks: list[Traceback] = []
+        self._signals: list[Signal] = []
+        self._dropped = 0
+        self._order = 0
+        self._lines = 0
+        self._bytes = 0
+        self._tail: deque[str] = deque(maxlen=40)
+        self._last_plain_owner = ""
+
+    # public ----------------------------------------------------------------------------
+    def feed(self, raw: str | bytes) -> None:
+        if isinstance(raw, bytes):
+            raw = raw.decode("utf-8", errors="replace")
+        self._lines += 1
+        self._bytes += len(raw)
+        line = raw.rstrip("\r\n")
+        if len(line) > MAX_LINE:
+            line = line[:MAX_LINE]
+        if not line:
+            self._blank_line()
+            return
+        if line[0] == "{" and line.endswith("}"):
+            parsed = _json_entry(line)
+            if parsed is not None:
+                pid, msg = parsed
+                for part in msg.split("\n"):
+                    self._message(f"pid:{pid}" if pid else "", part)
+                return
+        if _JOURNAL_META.match(line):
+            return
+        match = _JOURNAL_SHORT.match(line) if line[:1].isalnum() else None
+        if match is not None and _looks_like_journal(match):
+            pid = match.group("pid") or match.group("ident")
+            self._message(f"pid:{pid}", match.group("msg"))
+            return
+        self._message("", line)
+
+    def feed_text(self, text: str | bytes) -> None:
+        data = text.decode("utf-8", errors="replace") if isinstance(text, bytes) else text
+        for line in data.split("\n"):
+            self.feed(line)
+
+    def result(self) -> Journal:
+        for key in list(self._streams):
+            self._close_stream(key)
+        ordered = sorted(self._tracebacks, key=lambda tb: tb.order)
+        return Journal(
+            tracebacks=tuple(ordered),
+            signals=tuple(self._signals),
+            lines=self._lines,
+            bytes=self._bytes,
+            tail=tuple(self._tail),
+            dropped_tracebacks=self._dropped,
+        )
+
+    # per line --------------------------------------------------------------------------
+    def _blank_line(self) -> None:
+        # A blank line matters only inside a traceback (it separates chained exceptions).
+        for stream in self._streams.values():
+            if stream.open is not None and stream.open.state == "message":
+                stream.open.state = "blank"
+
+    def _message(self, pid_key: str, msg: str) -> None:
+        prefixed = _SGLANG_PREFIX.match(msg) if msg[:1] == "[" else None
+        if prefixed is not None:
+            rank = prefixed.group("ranks").strip()
+            body = prefixed.group("msg")
+            key = f"{pid_key}|{rank}"
+            if not pid_key:
+                self._last_plain_owner = key
+            stream = self._stream(key)
+            stream.rank = rank
+            # A new log record ends whatever traceback this process was printing.
+            if stream.open is not None:
+                self._finish(key, stream)
+            self._line(key, stream, body, logged=True, raw=msg)
+            return
+        key = self._route_unprefixed(pid_key)
+        self._line(key, self._stream(key), msg, logged=False, raw=msg)
+
+    def _route_unprefixed(self, pid_key: str) -> str:
+        if pid_key:
+            # A journal PID is one process; its rank is whatever it last logged as.
+            owners = [k for k in self._streams if k.startswith(pid_key + "|")]
+            open_owner = next((k for k in owners if self._streams[k].open is not None), None)
+            if open_owner:
+                return open_owner
+            return owners[-1] if owners else f"{pid_key}|"
+        # Plain text: continuation lines belong to whichever process is mid-traceback.
+        open_plain = [k for k, s in self._streams.items() if not k.split("|")[0] and s.open is not None]
+        if len(open_plain) == 1:
+            return open_plain[0]
+        return self._last_plain_owner or "|"
+
+    def _stream(self, key: str) -> _Stream:
+        stream = self._streams.get(key)
+        if stream is None:
+            stream = _Stream(context=deque(maxlen=CONTEXT_LINES))
+            stream.rank = key.split("|", 1)[1] if "|" in key else ""
+            self._streams[key] = stream
+        return stream
+
+    def _line(self, key: str, stream: _Stream, body: str, *, logged: bool, raw: str) -> None:
+        self._tail.append(raw)
+        tb = stream.open
+        if tb is not None:
+            if self._traceback_line(key, stream, tb, body):
+                return
+        start = body.find(_TB_START)
+        if start >= 0:
+            self._start(stream, lead=body[:start].strip(), cause=None, chain="")
+            return
+        if _SIGNAL_HINT.search(body):
+            self._signal(stream, body)
+        stripped = body.strip()
+        if stripped:
+            stream.context.append(stripped)
+
+    def _start(self, stream: _Stream, *, lead: str, cause: Traceback | None, chain: str) -> None:
+        self._order += 1
+        stream.open = _Open(
+            lead=lead,
+            rank=stream.rank,
+            order=self._order,
+            preceding=tuple(stream.context) if cause is None else (),
+            cause=cause,
+            chain=chain,
+        )
+
+    def _traceback_line(self, key: str, stream: _Stream, tb: _Open, body: str) -> bool:
+        """Consume a line of an open traceback; False if the line ends it (reprocess)."""
+        if tb.state == "frames":
+            frame = _FRAME.match(body)
+            if frame is not None:
+                self._flush_source(tb)
+                if len(tb.frames) < MAX_FRAMES:
+                    tb.frames.append(
+                        Frame(frame.group("file"), int(frame.group("line")), frame.group("func"))
+                    )
+                return True
+            if body.startswith("    ") or body.startswith("\t"):
+                if not _CARETS.match(body) and tb.frames and len(tb.pending_source) < 8:
+                    tb.pending_source.append(body.strip())
+                return True
+            if _REPEATED.match(body) or body.strip() == "...":
+                return True
+            exc = _EXC_LINE.match(body.strip()) if not body.startswith(" ") else None
+            self._flush_source(tb)
+            if exc is None:
+                if body.startswith("  "):
+                    return True  # exception-group decoration and other indented noise
+                # Something that is no exception line: the traceback was cut off here.
+                self._finish(key, stream, truncated=True)
+                return False
+            tb.exc_type = exc.group("type")
+            tb.message_lines = [exc.group("msg") or ""]
+            tb.state = "message"
+            if _SIGNAL_HINT.search(body):
+                self._signal(stream, body)
+            return True
+        if tb.state == "message":
+            if _TB_START in body:
+                self._finish(key, stream)
+                return False
+            if len(tb.message_lines) < MAX_MESSAGE_LINES:
+                tb.message_lines.append(body)
+            return True
+        if tb.state == "blank":
+            text = body.strip()
+            if text in (_CHAIN_CONTEXT, _CHAIN_CAUSE):
+                tb.state = "chain:" + ("cause" if text == _CHAIN_CAUSE else "context")
+                return True
+            self._finish(key, stream)
+            return False
+        if tb.state.startswith("chain:"):
+            if body.strip().startswith(_TB_START):
+                done = self._build(tb)
+                self._start(stream, lead="", cause=done, chain=tb.state.split(":", 1)[1])
+                assert stream.open is not None
+                stream.open.preceding = tb.preceding
+                stream.open.lead = tb.lead
+                stream.open.order = tb.order
+                return True
+            self._finish(key, stream)
+            return False
+        return False
+
+    @staticmethod
+    def _flush_source(tb: _Open) -> None:
+        if tb.pending_source and tb.frames:
+            last = tb.frames[-1]
+            tb.frames[-1] = Frame(last.file, last.line, last.function, " ".join(tb.pending_source))
+        tb.pending_source = []
+
+    def _build(self, tb: _Open, *, truncated: bool = False) -> Traceback:
+        self._flush_source(tb)
+        message = "\n".join(tb.message_lines).strip()
+        return Traceback(
+            exc_type=tb.exc_type,
+            message=message,
+            frames=tuple(tb.frames),
+            rank=tb.rank,
+            order=tb.order,
+            truncated=truncated or not tb.exc_type,
+            cause=tb.cause,
+            chain=tb.chain,
+            preceding=tb.preceding,
+            lead=tb.lead,
+        )
+
+    def _finish(self, key: str, stream: _Stream, *, truncated: bool = False) -> None:
+        tb = stream.open
+        stream.open = None
+        if tb is None:
+            return
+        built = self._build(tb, truncated=truncated)
+        built = _with_stream(built, key)
+        if len(self._tracebacks) < MAX_TRACEBACKS:
+            self._tracebacks.append(built)
+        else:
+            self._dropped += 1
+
+    def _close_stream(self, key: str) -> None:
+        stream = self._streams[key]
+        if stream.open is not None:
+            self._finish(key, stream, truncated=stream.open.state == "frames")
+
+    def _signal(self, stream: _Stream, body: str) -> None:
+        if len(self._signals) >= MAX_SIGNALS:
+            return
+        for kind, pattern in _SIGNALS:
+            if pattern.search(body):
+                self._order += 1
+                self._signals.append(Signal(kind, body.strip()[:2000], rank=stream.rank, order=self._order))
+                return
+
+
+def _with_stream(tb: Traceback, key: str) -> Traceback:
+    from dataclasses import replace
+
+    return replace(tb, stream=key)
+
+
+def _looks_like_journal(match: re.Match[str]) -> bool:
+    # "May 25 19:34:29 host python[123]: msg" - identifier present; guards against
+    # a plain log line that merely starts with a month name.
+    return bool(match.group("ident"))
+
+
+def _json_entry(line: str) -> tuple[str, str] | None:
+    try:
+        entry = json.loads(line)
+    except ValueError:
+        return None
+    if not isinstance(entry, dict) or "MESSAGE" not in entry:
+        return None
+    message = entry["MESSAGE"]
+    if isinstance(message, list):  # journald's form for a MESSAGE that is not UTF-8
+        try:
+            message = bytes(int(b) & 0xFF for b in message).decode("utf-8", errors="replace")
+        except (TypeError, ValueError):
+            message = ""
+    elif message is None:
+        message = ""
+    pid = str(entry.get("_PID") or entry.get("SYSLOG_PID") or "")
+    return pid, str(message)
+
+
+def parse(lines: Iterable[str | bytes]) -> Journal:
+    """Parse an iterable of lines (a file object works) in one streaming pass."""
+    parser = JournalParser()
+    for line in lines:
+        parser.feed(line)
+    return parser.result()
+
+
+def parse_text(text: str | bytes) -> Journal:
+    parser = JournalParser()
+    parser.feed_text(text)
+    return parser.result()
+
+
+def iter_frames(tb: Traceback) -> Iterator[Frame]:
+    for node in tb.chain_list():
+        yield from node.frames
