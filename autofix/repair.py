@@ -32,17 +32,26 @@ class Proposal:
 class Flags:
     """Flag-name helper bound to one candidate: aliases, field names, pinned flags."""
 
-    def __init__(self, candidate: Candidate, catalog: Catalog, pinned: Iterable[str] = ()) -> None:
+    def __init__(
+        self,
+        candidate: Candidate,
+        catalog: Catalog,
+        pinned: Iterable[str] = (),
+        *,
+        assume_present: bool = False,
+    ) -> None:
         self.candidate = candidate
         self.catalog = catalog
         self.pinned = {catalog.canonical(p) for p in pinned}
+        # Offline classification has no candidate: treat every named flag as set.
+        self.assume_present = assume_present
 
     def spelling(self, flag: str) -> str | None:
         """How the candidate writes this flag (``tp`` for ``tp-size``), None if absent."""
         for name in self.catalog.spellings(flag):
             if self.candidate.has(name):
                 return name
-        return None
+        return flag if self.assume_present else None
 
     def target(self, flag: str) -> str:
         """The spelling to edit: the candidate's own, else the flag as given."""
@@ -136,7 +145,7 @@ def realize(
         concrete = _realize_edit(edit, flags, resolved, groups)
         if concrete is None:
             return None
-        if _is_noop(concrete, flags.candidate):
+        if not flags.assume_present and _is_noop(concrete, flags.candidate):
             continue
         edits.append(concrete)
     return Move(tuple(edits), inferred=False, origin=origin) if edits else None
@@ -211,6 +220,27 @@ def _number(value: object) -> float | None:
 
 def _tidy(value: float) -> int | float:
     return int(value) if float(value).is_integer() else value
+
+
+def offline_moves(diagnosis: Diagnosis, catalog: Catalog) -> list[Move]:
+    """Moves for a failure seen without its candidate (``autofix classify``).
+
+    Computed values that need the candidate's flags are left out; every flag the
+    failure names is assumed set, so the inferred moves show what would be tried.
+    """
+    flags = Flags(Candidate(()), catalog, assume_present=True)
+    moves: list[Move] = []
+    cls = diagnosis.failure_class
+    if cls is not None:
+        for spec in cls.moves:
+            move = realize(spec, flags, {}, diagnosis.groups, origin=cls.id)
+            if move is not None:
+                moves.append(move)
+    moves.extend(infer(diagnosis.subject, flags, {}))
+    unique: dict[str, Move] = {}
+    for move in moves:
+        unique.setdefault(move.label(), move)
+    return list(unique.values())
 
 
 def _is_noop(edit: Edit, candidate: Candidate) -> bool:

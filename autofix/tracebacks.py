@@ -51,7 +51,8 @@ _TB_START = "Traceback (most recent call last):"
 _FRAME = re.compile(r'^\s*File "(?P<file>.+)", line (?P<line>\d+), in (?P<func>.+?)\s*$')
 _CARETS = re.compile(r"^\s*[\^~]+[\^~ ]*$")
 _REPEATED = re.compile(r"^\s*\[Previous line repeated \d+ more times?\]$")
-_EXC_LINE = re.compile(r"^(?P<type>[A-Za-z_][\w.]*)(?::(?: (?P<msg>.*))?)?$")
+# Exception classes are CamelCase by convention: "sglang.service: Main process exited" is no exception.
+_EXC_LINE = re.compile(r"^(?P<type>(?:[A-Za-z_]\w*\.)*[A-Z]\w*)(?::(?: (?P<msg>.*))?)?$")
 _CHAIN_CONTEXT = "During handling of the above exception, another exception occurred:"
 _CHAIN_CAUSE = "The above exception was the direct cause of the following exception:"
 
@@ -258,8 +259,8 @@ class JournalParser:
             return
         match = _JOURNAL_SHORT.match(line) if line[:1].isalnum() else None
         if match is not None and _looks_like_journal(match):
-            pid = match.group("pid") or match.group("ident")
-            self._message(f"pid:{pid}", match.group("msg"))
+            pid = match.group("pid") or ""
+            self._message(f"pid:{match.group('ident')}[{pid}]", match.group("msg"))
             return
         self._message("", line)
 

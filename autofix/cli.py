@@ -1,0 +1,593 @@
+"""The command line: the only module that prints. Parses options, maps errors to exit codes.
+
+Exit codes (a contract, DESIGN.md): 0 a candidate passed every gate; 1 the search ended
+without one; 2 bad input (config, flags, unknown run); 3 the host or the store could not
+be reached; 130 interrupted (Ctrl-C, the Unix convention).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+from rich.console import Console
+from rich.markup import escape
+from rich.status import Status
+from rich.table import Table
+
+from . import logs
+from .catalog import Catalog, load_catalog
+from .classify import classify
+from .config import BaseConfig, load_base, parse_base, parse_duration
+from .errors import AutofixError, ConfigError, HostError, InputError
+from .export import FORMATS, ExportContext, render
+from .model import Attempt, AttemptState, Gate, Move, Run, RunStatus, diff
+from .store import Store, default_url, open_store
+from .tracebacks import parse
+
+EXIT_INTERRUPTED = 130
+F = TypeVar("F", bound=Callable[..., Any])
+
+err = Console(stderr=True, highlight=False)
+out = Console(highlight=False)
+
+
+def _fail(exc: AutofixError) -> None:
+    err.print(f"[bold red]autofix:[/] {escape(str(exc))}")
+    sys.exit(exc.exit_code)
+
+
+def handles_errors(fn: F) -> F:
+    """Turn autofix's own errors into one line on stderr and their exit code."""
+
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except AutofixError as exc:
+            _fail(exc)
+        except KeyboardInterrupt:
+            err.print("[yellow]autofix: interrupted[/]")
+            sys.exit(EXIT_INTERRUPTED)
+
+    wrapper.__name__ = fn.__name__
+    wrapper.__doc__ = fn.__doc__
+    return wrapper  # type: ignore[return-value]
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--log-json", is_flag=True, help="Structured JSON logs on stderr.")
+@click.option("-v", "--verbose", is_flag=True, help="Debug logs on stderr.")
+@click.version_option(package_name="autofix")
+def main(log_json: bool, verbose: bool) -> None:
+    """autofix: find an SGLang launch config that passes every gate, and keep the record."""
+    logs.configure(json_lines=log_json, verbose=verbose)
+
+
+# --- search ----------------------------------------------------------------------------------
+
+
+def _parse_gates(value: str | None, config: BaseConfig) -> tuple[Gate, ...]:
+    from .run import default_gates
+
+    if not value:
+        return default_gates(config)
+    gates: list[Gate] = []
+    for item in value.split(","):
+        name = item.strip()
+        try:
+            gates.append(Gate(name))
+        except ValueError:
+            known = ",".join(g.value for g in Gate)
+            raise InputError(f"--gates: unknown gate {name!r} (choose from {known})") from None
+    return tuple(g for g in Gate if g in gates)
+
+
+def _host_and_target(host_opt: str | None, target_opt: str | None, config: BaseConfig) -> tuple[str, str]:
+    spec = host_opt or config.host
+    if host_opt is not None:
+        try:
+            parse_base(f"host: {json.dumps(host_opt)}\nlaunch: {{args: {{}}}}", source="--host")
+        except ConfigError:
+            raise InputError(f"--host: {host_opt!r} must be sim, local, or [user@]address[:port]") from None
+    if spec == "sim":
+        if target_opt not in (None, "sim"):
+            raise InputError("--host sim runs the simulated SGLang; --target must be sim or left out")
+        return "sim", "sim"
+    return spec, target_opt or "sglang"
+
+
+@main.command()
+@click.option("--base", "base_path", required=True, help="The base config YAML.")
+@click.option("--host", "host_opt", help="sim | local | [user@]address[:port]; overrides the YAML's host.")
+@click.option("--target", "target_opt", type=click.Choice(["sglang", "sim"]), help="sim: the SGLang look-alike.")
+@click.option("--db", "db_url", help="SQLAlchemy URL of the store (default sqlite:///runs.db, or AUTOFIX_DB).")
+@click.option("--gates", "gates_opt", help="Comma list out of preflight,start,ready,smoke,bench.")
+@click.option("--max-attempts", type=click.IntRange(min=1), help="Budget: attempts (default from the YAML, 12).")
+@click.option("--max-time", "max_time_opt", help="Budget: wall time, seconds or 2h / 90m.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the outcome last on stdout.")
+@handles_errors
+def search(
+    base_path: str,
+    host_opt: str | None,
+    target_opt: str | None,
+    db_url: str | None,
+    gates_opt: str | None,
+    max_attempts: int | None,
+    max_time_opt: str | None,
+    as_json: bool,
+) -> None:
+    """Search for a config that passes every gate, starting from --base."""
+    from .hosts.local import LocalHost
+    from .run import Runner, SearchOptions
+    from .targets import make_target
+
+    config = load_base(base_path)
+    gates = _parse_gates(gates_opt, config)
+    max_time = parse_duration(max_time_opt, source="--max-time") if max_time_opt else config.search.max_time
+    host_spec, target_kind = _host_and_target(host_opt, target_opt, config)
+    catalog = load_catalog()
+    if host_spec in ("sim", "local"):
+        host = LocalHost(name=host_spec)
+    else:
+        raise HostError(f"{host_spec}: SSH hosts are not supported by this build yet; use --host sim or local")
+    target = make_target(target_kind, config, sim_load_s=_env_float("AUTOFIX_SIM_LOAD_S"))
+    store = open_store(db_url)
+    options = SearchOptions(
+        gates=gates,
+        max_attempts=max_attempts or config.search.max_attempts,
+        max_time=max_time,
+        host_label=host_spec,
+    )
+    view = SearchView(config, quiet=False)
+    runner = Runner(config, options, store=store, host=host, target=target, catalog=catalog, events=view.on_event)
+    try:
+        result = runner.run()
+    except KeyboardInterrupt:
+        view.close()
+        err.print("[yellow]autofix: interrupted; the running candidate was stopped and recorded[/]")
+        if as_json:
+            out.print_json(json.dumps({"status": "interrupted"}))
+        sys.exit(EXIT_INTERRUPTED)
+    finally:
+        view.close()
+        host.close()
+    view.summary(result.run, result.attempts, result.launches, result.winner)
+    if as_json:
+        click.echo(json.dumps(result.to_json()))
+    sys.exit(result.run.status.exit_code)
+
+
+def _env_float(name: str) -> float | None:
+    value = os.environ.get(name)
+    if value is None:
+        return None
+    try:
+        return float(value)
+    except ValueError:
+        raise InputError(f"{name}={value!r}: must be a number of seconds") from None
+
+
+class SearchView:
+    """Renders the runner's events: one line per gate, a live status while one waits."""
+
+    def __init__(self, config: BaseConfig, *, quiet: bool) -> None:
+        self.config = config
+        self.quiet = quiet
+        self.status: Status | None = None
+        self.seq = 0
+
+    def on_event(self, event: Any) -> None:
+        from .run import AttemptDone, AttemptStarted, GateDone, GateProgress, Notice, RunStarted
+
+        if isinstance(event, RunStarted):
+            sim = " [magenta](simulated host)[/]" if event.simulated else ""
+            err.print(
+                f"[bold]run {event.run.id}[/] {escape(event.run.name)} on {escape(event.run.host)}: "
+                f"target {escape(event.run.target)} {escape(event.target_version)}{sim}"
+            )
+        elif isinstance(event, AttemptStarted):
+            self.seq = event.attempt.seq
+            move = escape(event.pick.move.label()) if event.pick.move else "base config"
+            tag = " [dim](inferred)[/]" if event.pick.move and event.pick.move.inferred else ""
+            err.print(f"[bold cyan]#{event.attempt.seq}[/] {move}{tag}")
+        elif isinstance(event, GateProgress):
+            text = f"#{self.seq} {event.gate.value} {event.elapsed:5.1f}s  {escape(event.line[-100:])}"
+            if self.status is None:
+                self.status = err.status(text, spinner="dots")
+                self.status.start()
+            else:
+                self.status.update(text)
+        elif isinstance(event, GateDone):
+            self.close()
+            v = event.verdict
+            mark = "[green]pass[/]" if v.ok else "[red]FAIL[/]"
+            err.print(f"   {v.gate.value:<9} {mark} {v.seconds:6.1f}s  {escape(v.detail[:160])}")
+        elif isinstance(event, AttemptDone):
+            self.close()
+            a = event.attempt
+            if a.failure is not None:
+                cls = a.failure.class_id or "unclassified"
+                err.print(
+                    f"   -> {a.state.value}: [yellow]{escape(cls)}[/] {escape(a.failure.title[:140])}"
+                    f" ({event.children} repair(s) proposed)"
+                )
+            elif a.state is not AttemptState.PASSED:
+                err.print(f"   -> {a.state.value}")
+        elif isinstance(event, Notice):
+            self.close()
+            err.print(f"[dim]{escape(event.text)}[/]")
+
+    def close(self) -> None:
+        if self.status is not None:
+            self.status.stop()
+            self.status = None
+
+    def summary(self, run: Run, attempts: int, launches: int, winner: Attempt | None) -> None:
+        if winner is not None:
+            err.print(
+                f"[bold green]PASSED[/] run {run.id}: attempt #{winner.seq} (id {winner.id}) passed every gate after "
+                f"{attempts} attempt(s), {launches} GPU launch(es)."
+            )
+            err.print(f"   export it: autofix export {run.id} -o {self.config.unit}.service")
+        else:
+            err.print(
+                f"[bold red]{run.status.value.upper()}[/] run {run.id}: no candidate passed after {attempts} "
+                f"attempt(s), {launches} GPU launch(es). Review: autofix history {run.id}"
+            )
+
+
+# --- review ----------------------------------------------------------------------------------
+
+
+def _store(db_url: str | None) -> Store:
+    return open_store(db_url)
+
+
+def _duration(a: datetime, b: datetime | None) -> str:
+    if b is None:
+        return "-"
+    return f"{(b - a).total_seconds():.1f}s"
+
+
+def _attempt_json(a: Attempt, by_id: dict[int, Attempt] | None = None) -> dict[str, Any]:
+    parent_seq = by_id[a.parent_id].seq if by_id and a.parent_id in by_id else None
+    return {
+        "id": a.id,
+        "seq": a.seq,
+        "parent": a.parent_id,
+        "parent_seq": parent_seq,
+        "move": a.move.to_json() if a.move else None,
+        "move_label": a.move.label() if a.move else None,
+        "state": a.state.value,
+        "class": a.failure.class_id if a.failure else None,
+        "failed_gate": a.failed_gate.value if a.failed_gate else None,
+        "gates": [{"gate": v.gate.value, "ok": v.ok, "seconds": round(v.seconds, 3), "detail": v.detail} for v in a.verdicts],
+        "launched": a.launched,
+        "seconds": round(a.seconds, 3) if a.seconds is not None else None,
+        "exception": a.failure.exception if a.failure else None,
+        "message": a.failure.message if a.failure else None,
+        "fingerprint": a.failure.fingerprint if a.failure else None,
+        "args": {k: list(v) if isinstance(v, tuple) else v for k, v in a.candidate.args},
+        "env": a.candidate.env_dict(),
+        "resolved": dict(a.resolved),
+    }
+
+
+def _run_json(run: Run, attempts: Sequence[Attempt]) -> dict[str, Any]:
+    return {
+        "id": run.id,
+        "name": run.name,
+        "host": run.host,
+        "target": run.target,
+        "status": run.status.value,
+        "started_at": run.started_at.isoformat(),
+        "ended_at": run.ended_at.isoformat() if run.ended_at else None,
+        "attempts": len(attempts),
+        "launches": sum(a.launched for a in attempts),
+        "winner": run.winner_id,
+    }
+
+
+@main.command()
+@click.argument("run_id", required=False, type=int)
+@click.option("--db", "db_url", help="SQLAlchemy URL of the store.")
+@click.option("--json", "as_json", is_flag=True)
+@handles_errors
+def history(run_id: int | None, db_url: str | None, as_json: bool) -> None:
+    """List runs, or one run's attempts (seq, parent, move, class, gates, seconds)."""
+    store = _store(db_url)
+    if run_id is None:
+        runs = store.runs()
+        rows = [_run_json(r, store.attempts(r.id)) for r in runs]
+        if as_json:
+            click.echo(json.dumps(rows))
+            return
+        table = Table(title=f"runs in {default_url() if db_url is None else db_url}")
+        for col in ("run", "name", "host", "target", "status", "attempts", "launches", "winner", "started"):
+            table.add_column(col)
+        for r, row in zip(runs, rows, strict=True):
+            table.add_row(
+                str(r.id), r.name, r.host, r.target, _status_markup(r.status), str(row["attempts"]),
+                str(row["launches"]), str(r.winner_id or "-"), r.started_at.strftime("%Y-%m-%d %H:%M:%S"),
+            )
+        out.print(table)
+        return
+    run = store.run(run_id)
+    attempts = store.attempts(run_id)
+    by_id = {a.id: a for a in attempts}
+    if as_json:
+        click.echo(json.dumps({"run": _run_json(run, attempts), "attempts": [_attempt_json(a, by_id) for a in attempts]}))
+        return
+    table = Table(title=f"run {run.id}: {run.name} on {run.host} ({run.target}) - {run.status.value}")
+    for col in ("#", "id", "parent", "move", "state", "class", "gates", "seconds"):
+        table.add_column(col, overflow="fold")
+    for a in attempts:
+        parent = f"#{by_id[a.parent_id].seq}" if a.parent_id in by_id else "-"
+        move = a.move.label() + (" (inferred)" if a.move.inferred else "") if a.move else "base"
+        gates = " ".join(f"{v.gate.value}:{'ok' if v.ok else 'FAIL'}" for v in a.verdicts)
+        table.add_row(
+            str(a.seq), str(a.id), parent, escape(move), _state_markup(a.state),
+            escape(a.failure.class_id or "unclassified") if a.failure else "-", gates,
+            _duration(a.started_at, a.ended_at),
+        )
+    out.print(table)
+
+
+def _status_markup(status: RunStatus) -> str:
+    color = {"passed": "green", "exhausted": "red", "running": "yellow"}.get(status.value, "yellow")
+    return f"[{color}]{status.value}[/]"
+
+
+def _state_markup(state: AttemptState) -> str:
+    color = {"passed": "green", "failed": "red", "running": "yellow"}.get(state.value, "yellow")
+    return f"[{color}]{state.value}[/]"
+
+
+@main.command()
+@click.argument("attempt_id", type=int)
+@click.option("--db", "db_url", help="SQLAlchemy URL of the store.")
+@click.option("--json", "as_json", is_flag=True)
+@handles_errors
+def show(attempt_id: int, db_url: str | None, as_json: bool) -> None:
+    """One attempt: diff against the base, gate verdicts, failure, log excerpt."""
+    store = _store(db_url)
+    a = store.attempt(attempt_id)
+    run = store.run(a.run_id)
+    base = parse_base(run.base_text, source=run.base_path).base.redacted()
+    parent = store.attempt(a.parent_id) if a.parent_id else None
+    changes = diff(base, a.candidate)
+    if as_json:
+        data = _attempt_json(a)
+        data.update(
+            {
+                "run": run.id,
+                "diff_base": [{"kind": k, "name": n, "old": o, "new": v} for k, n, o, v in changes],
+                "diff_parent": [
+                    {"kind": k, "name": n, "old": o, "new": v} for k, n, o, v in diff(parent.candidate, a.candidate)
+                ]
+                if parent
+                else [],
+                "evidence": a.failure.evidence if a.failure else None,
+                "frame": a.failure.frame.to_json() if a.failure and a.failure.frame else None,
+                "log_excerpt": a.log_excerpt,
+            }
+        )
+        click.echo(json.dumps(data, default=str))
+        return
+    out.print(f"[bold]attempt {a.id}[/] (run {run.id} #{a.seq}) {_state_markup(a.state)}"
+              + (" [dim]launched on the GPUs[/]" if a.launched else " [dim]not launched[/]"))
+    if a.move:
+        out.print(f"move: {escape(a.move.label())}" + (" [dim](inferred)[/]" if a.move.inferred else ""))
+    out.print("[bold]diff against the base:[/]" + ("" if changes else " none"))
+    for kind, name, old, new in changes:
+        out.print(f"  {kind} {escape(name)}: {escape(_shown(old))} -> {escape(_shown(new))}")
+    if parent is not None:
+        out.print(f"[bold]diff against the parent (#{parent.seq}):[/]")
+        for kind, name, old, new in diff(parent.candidate, a.candidate):
+            out.print(f"  {kind} {escape(name)}: {escape(_shown(old))} -> {escape(_shown(new))}")
+    out.print("[bold]gates:[/]")
+    for v in a.verdicts:
+        out.print(f"  {v.gate.value:<9} {'[green]pass[/]' if v.ok else '[red]FAIL[/]'} {v.seconds:6.2f}s {escape(v.detail)}")
+    changed = dict(a.resolved).get("__changed__")
+    if isinstance(changed, dict) and changed:
+        out.print("[bold]what SGLang resolved differently from the argv:[/]")
+        for name, (raw, value) in list(changed.items())[:30]:
+            out.print(f"  {escape(name)}: {escape(_shown(raw))} -> {escape(_shown(value))}")
+    if a.failure is not None:
+        f = a.failure
+        out.print(f"[bold]failure:[/] {escape(f.class_id or 'unclassified')} at {f.gate.value}  [dim]{f.fingerprint}[/]")
+        out.print(f"  {escape(f.title)}")
+        if f.frame is not None:
+            out.print(f"  in {escape(f.frame.function)} ({escape(f.frame.file)}:{f.frame.line}): {escape(f.frame.source)}")
+        if f.evidence:
+            out.print("[bold]traceback excerpt:[/]")
+            out.print(escape(f.evidence))
+    if a.log_excerpt and (a.failure is None or a.failure.gate is not Gate.PREFLIGHT):
+        out.print("[bold]log (last lines):[/]")
+        out.print(escape("\n".join(a.log_excerpt.splitlines()[-25:])))
+
+
+def _shown(value: object) -> str:
+    if value is None:
+        return "(absent)"
+    if value is True:
+        return "(flag)"
+    if isinstance(value, tuple | list):
+        return " ".join(str(v) for v in value)
+    return str(value)
+
+
+# --- export ----------------------------------------------------------------------------------
+
+
+def write_atomically(path: str, text: str) -> None:
+    """Write the whole file or nothing: a temp file in the same directory, then rename."""
+    target = Path(path)
+    directory = target.parent if str(target.parent) else Path(".")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=directory)
+    except OSError as exc:
+        raise InputError(f"{path}: cannot write: {exc.strerror}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, target)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise InputError(f"{path}: cannot write: {exc.strerror}") from None
+
+
+@main.command()
+@click.argument("run_id", type=int)
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="unit", show_default=True)
+@click.option("-o", "--output", help="Write to this file (atomically) instead of stdout.")
+@click.option("--db", "db_url", help="SQLAlchemy URL of the store.")
+@handles_errors
+def export(run_id: int, fmt: str, output: str | None, db_url: str | None) -> None:
+    """Export a run's winner as a systemd unit, argv, env file or base YAML."""
+    store = _store(db_url)
+    run = store.run(run_id)
+    if run.winner_id is None:
+        raise InputError(f"run {run_id}: has no winner to export (status {run.status.value})")
+    winner = store.attempt(run.winner_id)
+    config = parse_base(run.base_text, source=run.base_path)
+    moves = _path_moves(store, winner)
+    ctx = ExportContext(
+        config=config,
+        candidate=winner.candidate,
+        run_id=run.id,
+        attempt_id=winner.id,
+        moves=tuple(m.label() for m in moves),
+        when=(winner.ended_at or datetime.now(UTC)).strftime("%Y-%m-%d %H:%M UTC"),
+    )
+    text = render(fmt, ctx)
+    if output:
+        write_atomically(output, text)
+        err.print(f"wrote {escape(output)} ({fmt}, run {run.id}, attempt {winner.id})")
+    else:
+        click.echo(text, nl=False)
+
+
+def _path_moves(store: Store, attempt: Attempt) -> list[Move]:
+    moves: list[Move] = []
+    node: Attempt | None = attempt
+    seen: set[int] = set()
+    while node is not None and node.id not in seen:
+        seen.add(node.id)
+        if node.move is not None:
+            moves.append(node.move)
+        node = store.attempt(node.parent_id) if node.parent_id else None
+    return list(reversed(moves))
+
+
+# --- graph -----------------------------------------------------------------------------------
+
+
+@main.command()
+@click.argument("run_id", type=int)
+@click.option("--format", "fmt", type=click.Choice(["dot"]), default="dot", show_default=True)
+@click.option("-o", "--output", help="Write to this file instead of stdout.")
+@click.option("--db", "db_url", help="SQLAlchemy URL of the store.")
+@handles_errors
+def graph(run_id: int, fmt: str, output: str | None, db_url: str | None) -> None:
+    """The run's search graph (candidates and the repair moves between them) as DOT."""
+    from .export import render_dot
+
+    store = _store(db_url)
+    run = store.run(run_id)
+    text = render_dot(run, store.attempts(run_id), store.edges(run_id))
+    if output:
+        write_atomically(output, text)
+    else:
+        click.echo(text, nl=False)
+
+
+# --- classify / strategies ---------------------------------------------------------------------
+
+
+@main.command(name="classify")
+@click.argument("source", default="-", required=False)
+@click.option("--gate", type=click.Choice([g.value for g in Gate]), default="preflight", show_default=True,
+              help="The gate the failure happened at (some classes only match at one).")
+@click.option("--json", "as_json", is_flag=True)
+@handles_errors
+def classify_cmd(source: str, gate: str, as_json: bool) -> None:
+    """Classify journal text offline (a file, or - for stdin) and suggest moves."""
+    from .repair import offline_moves
+
+    catalog = load_catalog()
+    if source == "-":
+        journal = parse(sys.stdin.buffer)
+    else:
+        try:
+            with open(source, "rb") as fh:
+                journal = parse(fh)
+        except OSError as exc:
+            raise InputError(f"{source}: cannot read: {exc.strerror}") from None
+    diagnosis = classify(journal, catalog, Gate(gate))
+    moves = offline_moves(diagnosis, catalog)
+    f = diagnosis.failure
+    if as_json:
+        frame = f.frame.to_json() if f.frame else None
+        click.echo(
+            json.dumps(
+                {
+                    "class": f.class_id,
+                    "fingerprint": f.fingerprint,
+                    "exception": f.exception,
+                    "message": f.message,
+                    "frame": frame,
+                    "moves": [m.to_json() for m in moves],
+                }
+            )
+        )
+        return
+    title = diagnosis.failure_class.title if diagnosis.failure_class else "no catalogued class"
+    out.print(f"[bold]{escape(f.class_id or 'unclassified')}[/]: {escape(title)}  [dim]{f.fingerprint}[/]")
+    out.print(f"  {escape(f.title)}")
+    if f.frame is not None:
+        out.print(f"  in {escape(f.frame.function)} ({escape(f.frame.file)}:{f.frame.line}): {escape(f.frame.source)}")
+    if moves:
+        out.print("[bold]moves, best first:[/]")
+        for m in moves:
+            out.print(f"  {escape(m.label())}" + (" [dim](inferred)[/]" if m.inferred else ""))
+
+
+@main.command()
+@click.option("--check", is_flag=True, help="Validate the catalogue (exit 2 on any problem).")
+@click.option("--json", "as_json", is_flag=True)
+@handles_errors
+def strategies(check: bool, as_json: bool) -> None:
+    """List the failure classes of strategies/*.yaml."""
+    catalog: Catalog = load_catalog()
+    if as_json:
+        click.echo(
+            json.dumps(
+                [
+                    {"id": c.id, "title": c.title, "file": c.origin, "moves": len(c.moves), "note": c.note}
+                    for c in catalog.classes
+                ]
+            )
+        )
+        return
+    if check:
+        out.print(f"{len(catalog.classes)} classes, {len(catalog.aliases)} aliases, {len(catalog.domains)} domains: ok")
+        return
+    table = Table(title="failure classes")
+    for col in ("id", "file", "moves", "title"):
+        table.add_column(col)
+    for c in catalog.classes:
+        table.add_row(c.id, c.origin, str(len(c.moves)), c.title)
+    out.print(table)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

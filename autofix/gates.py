@@ -1,0 +1,202 @@
+"""The gates a launched candidate must pass: start, ready, smoke, bench.
+
+(Preflight is the probe's; see preflight.py.) Each gate is a small method returning a
+:class:`GateVerdict`; while one waits it watches the process, so a crash ends the gate
+within a poll interval instead of at its timeout, and it reports progress (elapsed time
+and the last log line) for the live display. HTTP checks are real requests to the
+server's OpenAI-compatible API.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+from .config import GatesConfig
+from .model import Gate, GateVerdict
+from .services import ServiceHandle, ServiceManager, ServiceState
+
+Progress = Callable[[Gate, float, str], None]
+
+POLL_S = 0.25
+DEEP_CHECK_S = 5.0
+BENCH_PROMPTS = (
+    "Explain in a few sentences why the sky is blue.",
+    "Write a short story about a lighthouse keeper.",
+)
+
+
+@dataclass
+class Watch:
+    """The launched process as the gates see it: its state and its log so far."""
+
+    service: ServiceManager
+    handle: ServiceHandle
+    log_offset: int = 0
+    last_line: str = ""
+    last_deep: float = 0.0
+    state: ServiceState = field(default_factory=lambda: ServiceState(True))
+
+    def poll(self) -> ServiceState:
+        now = time.monotonic()
+        deep = now - self.last_deep >= DEEP_CHECK_S
+        if deep:
+            self.last_deep = now
+        self.state = self.service.state(self.handle, deep=deep)
+        chunk = self.service.read_log(self.handle, self.log_offset, 1 << 20)
+        if chunk:
+            self.log_offset += len(chunk)
+            lines = [ln for ln in chunk.decode("utf-8", errors="replace").splitlines() if ln.strip()]
+            if lines:
+                self.last_line = lines[-1][-200:]
+        return self.state
+
+
+@dataclass
+class LiveGates:
+    watch: Watch
+    base_url: str
+    settings: GatesConfig
+    progress: Progress
+    http: httpx.Client
+    model_id: str = ""
+    bench_figures: dict[str, float] = field(default_factory=dict)
+
+    def _died(self, gate: Gate, started: float) -> GateVerdict:
+        state = self.watch.state
+        detail = "the host lost the process" if state.gone else state.describe()
+        return GateVerdict(gate, False, time.monotonic() - started, f"{detail} after {time.monotonic() - started:.1f} s")
+
+    def start(self) -> GateVerdict:
+        """Alive past the settle time (or already answering HTTP), not failed."""
+        started = time.monotonic()
+        while True:
+            if not self.watch.poll().running:
+                return self._died(Gate.START, started)
+            elapsed = time.monotonic() - started
+            self.progress(Gate.START, elapsed, self.watch.last_line)
+            if elapsed >= self.settings.start_settle:
+                return GateVerdict(Gate.START, True, elapsed, f"alive after {elapsed:.1f} s")
+            if self._get("/health", timeout=1.0) is not None:
+                return GateVerdict(Gate.START, True, elapsed, f"answering HTTP after {elapsed:.1f} s")
+            time.sleep(POLL_S)
+
+    def ready(self) -> GateVerdict:
+        """``GET /v1/models`` lists a model id before the timeout."""
+        started = time.monotonic()
+        while True:
+            if not self.watch.poll().running:
+                return self._died(Gate.READY, started)
+            elapsed = time.monotonic() - started
+            self.progress(Gate.READY, elapsed, self.watch.last_line)
+            body = self._get("/v1/models", timeout=2.0)
+            if isinstance(body, dict):
+                data = body.get("data") or []
+                if data and isinstance(data[0], dict) and data[0].get("id"):
+                    self.model_id = str(data[0]["id"])
+                    return GateVerdict(Gate.READY, True, elapsed, f"serving {self.model_id}")
+            if elapsed >= self.settings.ready_timeout:
+                return GateVerdict(
+                    Gate.READY, False, elapsed, f"no model at /v1/models within {self.settings.ready_timeout:.0f} s"
+                )
+            time.sleep(POLL_S * 2)
+
+    def smoke(self) -> GateVerdict:
+        """A real chat completion returns text."""
+        started = time.monotonic()
+        self.progress(Gate.SMOKE, 0.0, "POST /v1/chat/completions")
+        body, error = self._chat(self.settings.smoke_prompt, self.settings.smoke_max_tokens, timeout=120.0)
+        elapsed = time.monotonic() - started
+        if body is None:
+            self.watch.poll()
+            return GateVerdict(Gate.SMOKE, False, elapsed, error)
+        text, tokens = _completion_text(body)
+        if not text or tokens <= 0:
+            return GateVerdict(Gate.SMOKE, False, elapsed, f"completion returned no text: {str(body)[:200]}")
+        return GateVerdict(Gate.SMOKE, True, elapsed, f"{tokens} tokens: {text[:60]!r}")
+
+    def bench(self, max_tokens: int = 64) -> GateVerdict:
+        """Single-stream decode speed (output tokens/s) and speculative accept length."""
+        started = time.monotonic()
+        floor = self.settings.bench_min_tokens_per_s or 0.0
+        tokens = 0
+        spent = 0.0
+        for i, prompt in enumerate(BENCH_PROMPTS):
+            self.progress(Gate.BENCH, time.monotonic() - started, f"request {i + 1}/{len(BENCH_PROMPTS)}")
+            t0 = time.monotonic()
+            body, error = self._chat(prompt, max_tokens, timeout=300.0)
+            if body is None:
+                return GateVerdict(Gate.BENCH, False, time.monotonic() - started, error)
+            spent += time.monotonic() - t0
+            tokens += _completion_text(body)[1]
+        rate = tokens / spent if spent > 0 else 0.0
+        accept = self._accept_length()
+        self.bench_figures = {"tokens_per_s": round(rate, 2)}
+        if accept is not None:
+            self.bench_figures["accept_length"] = round(accept, 3)
+        detail = f"{rate:.1f} tok/s" + (f", accept length {accept:.2f}" if accept is not None else "")
+        elapsed = time.monotonic() - started
+        if rate < floor:
+            return GateVerdict(Gate.BENCH, False, elapsed, f"{detail}: below the floor of {floor:g} tok/s")
+        return GateVerdict(Gate.BENCH, True, elapsed, f"{detail} (floor {floor:g})")
+
+    # --- HTTP ------------------------------------------------------------------------
+    def _get(self, path: str, timeout: float) -> Any:
+        try:
+            response = self.http.get(self.base_url + path, timeout=timeout)
+        except httpx.HTTPError:
+            return None
+        if response.status_code != 200:
+            return None
+        try:
+            return response.json()
+        except ValueError:
+            return {}
+
+    def _chat(self, prompt: str, max_tokens: int, timeout: float) -> tuple[dict[str, Any] | None, str]:
+        payload = {
+            "model": self.model_id or "default",
+            "messages": [{"role": "user", "content": prompt}],
+            "max_tokens": max_tokens,
+            "temperature": 0,
+        }
+        try:
+            response = self.http.post(self.base_url + "/v1/chat/completions", json=payload, timeout=timeout)
+        except httpx.HTTPError as exc:
+            return None, f"request failed: {type(exc).__name__}: {exc}"
+        if response.status_code != 200:
+            return None, f"HTTP {response.status_code}: {response.text[:200]}"
+        try:
+            body = response.json()
+        except ValueError:
+            return None, f"not JSON: {response.text[:200]}"
+        return (body, "") if isinstance(body, dict) else (None, f"unexpected body: {str(body)[:200]}")
+
+    def _accept_length(self) -> float | None:
+        info = self._get("/get_server_info", timeout=5.0)
+        if not isinstance(info, dict):
+            return None
+        states = info.get("internal_states") or []
+        for state in states if isinstance(states, list) else []:
+            if isinstance(state, dict) and state.get("avg_spec_accept_length") is not None:
+                try:
+                    return float(state["avg_spec_accept_length"])
+                except (TypeError, ValueError):
+                    return None
+        return None
+
+
+def _completion_text(body: dict[str, Any]) -> tuple[str, int]:
+    try:
+        text = str(body["choices"][0]["message"]["content"] or "")
+    except (KeyError, IndexError, TypeError):
+        text = ""
+    usage = body.get("usage") or {}
+    tokens = int(usage.get("completion_tokens") or 0) if isinstance(usage, dict) else 0
+    if tokens == 0 and text:
+        tokens = len(text.split())
+    return text, tokens

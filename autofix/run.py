@@ -1,0 +1,375 @@
+"""The orchestrator: the only module that wires everything together.
+
+    search.ask -> store.begin_attempt -> preflight probe -> launch -> gates
+      -> journal -> tracebacks -> classify -> repair -> search.tell -> store
+
+One :class:`Runner` per ``autofix search``. It reports what happens through ``events``
+(the command line renders them); it never prints. Every attempt row is written before
+its candidate runs and completed after, so a killed controller leaves a true record.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+from .catalog import Catalog
+from .classify import Diagnosis, classify
+from .config import BaseConfig
+from .gates import LiveGates, Watch
+from .hosts.base import Host
+from .model import (
+    GATE_ORDER,
+    Attempt,
+    AttemptState,
+    Candidate,
+    Failure,
+    Gate,
+    GateVerdict,
+    Run,
+    RunStatus,
+)
+from .preflight import Preflight, ProbeAnswer
+from .repair import propose
+from .search import Child, Pick, Search
+from .services import ProcessManager, ServiceHandle
+from .store import Store
+from .targets import Target
+from .tracebacks import JournalParser
+
+LOG_EXCERPT_LINES = 80
+LOG_READ_LIMIT = 256 << 20  # classify at most the last 256 MB of a journal
+
+
+# --- events (rendered by the CLI) -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RunStarted:
+    run: Run
+    target_version: str
+    simulated: bool
+
+
+@dataclass(frozen=True)
+class AttemptStarted:
+    attempt: Attempt
+    pick: Pick
+
+
+@dataclass(frozen=True)
+class GateProgress:
+    gate: Gate
+    elapsed: float
+    line: str
+
+
+@dataclass(frozen=True)
+class GateDone:
+    verdict: GateVerdict
+
+
+@dataclass(frozen=True)
+class AttemptDone:
+    attempt: Attempt
+    children: int
+
+
+@dataclass(frozen=True)
+class Notice:
+    text: str
+
+
+Event = RunStarted | AttemptStarted | GateProgress | GateDone | AttemptDone | Notice
+
+
+@dataclass(frozen=True)
+class SearchOptions:
+    gates: tuple[Gate, ...]
+    max_attempts: int
+    max_time: float
+    host_label: str
+
+
+@dataclass(frozen=True)
+class RunResult:
+    run: Run
+    attempts: int
+    launches: int
+    winner: Attempt | None
+
+    def to_json(self) -> dict[str, Any]:
+        winner = None
+        if self.winner is not None:
+            winner = {
+                "attempt": self.winner.id,
+                "args": {k: list(v) if isinstance(v, tuple) else v for k, v in self.winner.candidate.args},
+                "env": self.winner.candidate.env_dict(),
+            }
+        return {
+            "run": self.run.id,
+            "status": self.run.status.value,
+            "attempts": self.attempts,
+            "launches": self.launches,
+            "winner": winner,
+        }
+
+
+def default_gates(config: BaseConfig) -> tuple[Gate, ...]:
+    gates = [Gate.PREFLIGHT, Gate.START, Gate.READY, Gate.SMOKE]
+    if config.gates.bench_min_tokens_per_s is not None:
+        gates.append(Gate.BENCH)
+    return tuple(gates)
+
+
+@dataclass
+class _Outcome:
+    state: AttemptState
+    verdicts: list[GateVerdict] = field(default_factory=list)
+    diagnosis: Diagnosis | None = None
+    failure: Failure | None = None
+    resolved: dict[str, Any] = field(default_factory=dict)
+    log_excerpt: str = ""
+    launched: bool = False
+
+
+class Runner:
+    def __init__(
+        self,
+        config: BaseConfig,
+        options: SearchOptions,
+        *,
+        store: Store,
+        host: Host,
+        target: Target,
+        catalog: Catalog,
+        events: Callable[[Event], None] = lambda e: None,
+    ) -> None:
+        self.config = config
+        self.options = options
+        self.store = store
+        self.host = host
+        self.target = target
+        self.catalog = catalog
+        self.emit = events
+        self.preflight = Preflight(host, target)
+        self.services = ProcessManager(host, target.python)
+        self.http = httpx.Client(trust_env=False)
+        self.search = Search(config.base)
+        self._attempt_of_key: dict[str, int] = {}
+        self._launched_handle: ServiceHandle | None = None
+
+    # --- the loop --------------------------------------------------------------------
+    def run(self) -> RunResult:
+        run = self.store.create_run(
+            name=self.config.name,
+            base_path=self.config.source,
+            base_text=self.config.text,
+            host=self.options.host_label,
+            target=self.target.kind,
+            options={
+                "gates": [g.value for g in self.options.gates],
+                "max_attempts": self.options.max_attempts,
+                "max_time": self.options.max_time,
+            },
+        )
+        started = time.monotonic()
+        attempts = 0
+        launches = 0
+        winner: Attempt | None = None
+        status = RunStatus.EXHAUSTED
+        try:
+            version = "unknown"
+            simulated = self.target.simulated
+            if Gate.PREFLIGHT in self.options.gates:
+                info = self.preflight.start()
+                version, simulated = info.version, info.simulated
+                self.store.set_run_version(run.id, version)
+            self.emit(RunStarted(run, version, simulated))
+            while True:
+                if attempts >= self.options.max_attempts:
+                    self.emit(Notice(f"budget spent: {attempts} attempts (max {self.options.max_attempts})"))
+                    break
+                if time.monotonic() - started >= self.options.max_time:
+                    self.emit(Notice(f"budget spent: {self.options.max_time:.0f} s"))
+                    break
+                pick = self.search.ask()
+                if pick is None:
+                    self.emit(Notice("no repair moves left to try"))
+                    break
+                attempt = self._attempt(run, pick, version)
+                attempts += 1
+                launches += int(attempt.launched)
+                if attempt.state is AttemptState.PASSED:
+                    winner = attempt
+                    status = RunStatus.PASSED
+                    break
+        except KeyboardInterrupt:
+            status = RunStatus.INTERRUPTED
+            raise
+        except BaseException:
+            status = RunStatus.ERROR
+            raise
+        finally:
+            self.preflight.close()
+            self.http.close()
+            final = self.store.finish_run(run.id, status, winner.id if winner else None)
+        return RunResult(final, attempts, launches, winner)
+
+    def _attempt(self, run: Run, pick: Pick, version: str) -> Attempt:
+        candidate = pick.candidate
+        parent_id = self._attempt_of_key.get(pick.parent_key) if pick.parent_key else None
+        attempt = self.store.begin_attempt(
+            run.id,
+            candidate,
+            parent_id=parent_id,
+            move=pick.move,
+            host=self.options.host_label,
+            target_version=version,
+        )
+        self._attempt_of_key[candidate.key] = attempt.id
+        self.emit(AttemptStarted(attempt, pick))
+        try:
+            outcome = self._execute(run, attempt, candidate)
+        except KeyboardInterrupt:
+            self._stop_launched()
+            done = self.store.finish_attempt(
+                attempt.id, state=AttemptState.INTERRUPTED, verdicts=[], failure=None
+            )
+            self.emit(AttemptDone(done, 0))
+            raise
+        children: list[Child] = []
+        if outcome.state is AttemptState.FAILED and outcome.diagnosis is not None:
+            proposals = propose(
+                candidate,
+                outcome.diagnosis,
+                self.catalog,
+                pinned=self.config.search.pinned,
+                resolved=outcome.resolved,
+            )
+            children = [Child(p.child, p.move, p.rank) for p in proposals]
+            class_id = outcome.diagnosis.failure.class_id
+            self.store.add_edges(run.id, candidate.key, [(c.candidate, c.move, class_id) for c in children])
+            self.search.tell(candidate.key, outcome.state.value, children, class_id)
+        else:
+            self.search.tell(candidate.key, outcome.state.value)
+        done = self.store.finish_attempt(
+            attempt.id,
+            state=outcome.state,
+            verdicts=outcome.verdicts,
+            failure=outcome.failure,
+            resolved=outcome.resolved,
+            log_excerpt=outcome.log_excerpt,
+        )
+        self.emit(AttemptDone(done, len(children)))
+        return done
+
+    # --- one candidate through the gates ----------------------------------------------
+    def _execute(self, run: Run, attempt: Attempt, candidate: Candidate) -> _Outcome:
+        gates = [g for g in GATE_ORDER if g in self.options.gates]
+        outcome = _Outcome(AttemptState.PASSED)
+        if Gate.PREFLIGHT in gates:
+            answer = self.preflight.check(candidate, self.config.gates.preflight_timeout)
+            outcome.resolved = _resolved(answer)
+            verdict = GateVerdict(Gate.PREFLIGHT, answer.ok, answer.seconds, _preflight_detail(answer))
+            outcome.verdicts.append(verdict)
+            self.emit(GateDone(verdict))
+            if not answer.ok:
+                return self._failed(outcome, Gate.PREFLIGHT, answer.output, answer.status)
+        live = [g for g in gates if g.on_gpus]
+        if not live:
+            return outcome
+        return self._launch(run, attempt, candidate, live, outcome)
+
+    def _launch(
+        self, run: Run, attempt: Attempt, candidate: Candidate, gates: Sequence[Gate], outcome: _Outcome
+    ) -> _Outcome:
+        name = f"autofix-{run.id}-{attempt.seq}"
+        self.store.mark_launched(attempt.id)
+        outcome.launched = True
+        handle = self.services.start(name, candidate, self.target, self.config.launch.cwd)
+        self._launched_handle = handle
+        watch = Watch(self.services, handle)
+        bind = str(candidate.arg("host") or "127.0.0.1")
+        port = str(candidate.arg("port") or "30000")
+        live = LiveGates(
+            watch=watch,
+            base_url=f"http://{self.host.http_address(bind)}:{port}",
+            settings=self.config.gates,
+            progress=lambda g, t, line: self.emit(GateProgress(g, t, line)),
+            http=self.http,
+        )
+        runners = {Gate.START: live.start, Gate.READY: live.ready, Gate.SMOKE: live.smoke, Gate.BENCH: live.bench}
+        try:
+            for gate in gates:
+                verdict = runners[gate]()
+                outcome.verdicts.append(verdict)
+                self.emit(GateDone(verdict))
+                if not verdict.ok:
+                    timed_out = gate is Gate.READY and watch.state.running
+                    if watch.state.running and gate is not Gate.READY:
+                        watch.poll()
+                    log = self._journal_text(handle)
+                    if watch.state.gone:
+                        return self._host_lost(outcome, gate, verdict.detail)
+                    return self._failed(
+                        outcome, gate, log, "timeout" if timed_out else "failed", detail=verdict.detail
+                    )
+            outcome.log_excerpt = _tail(self._journal_text(handle, limit=1 << 20), LOG_EXCERPT_LINES)
+            return outcome
+        finally:
+            self._stop_launched()
+
+    def _stop_launched(self) -> None:
+        handle, self._launched_handle = self._launched_handle, None
+        if handle is not None:
+            self.services.stop(handle, grace=30.0)
+
+    def _journal_text(self, handle: ServiceHandle, limit: int = LOG_READ_LIMIT) -> str:
+        data = self.services.read_log(handle, 0, limit)
+        return data.decode("utf-8", errors="replace")
+
+    def _failed(
+        self, outcome: _Outcome, gate: Gate, log: str, status: str, detail: str = ""
+    ) -> _Outcome:
+        parser = JournalParser()
+        parser.feed_text(log)
+        journal = parser.result()
+        fallback = ("Timeout", detail) if status == "timeout" else ("ProcessExit", detail or status)
+        diagnosis = classify(journal, self.catalog, gate, fallback=fallback)
+        outcome.state = AttemptState.TIMEOUT if status == "timeout" else AttemptState.FAILED
+        outcome.diagnosis = diagnosis
+        outcome.failure = diagnosis.failure
+        outcome.log_excerpt = _tail(log, LOG_EXCERPT_LINES)
+        return outcome
+
+    def _host_lost(self, outcome: _Outcome, gate: Gate, detail: str) -> _Outcome:
+        outcome.state = AttemptState.HOST_LOST
+        outcome.failure = Failure(gate, None, "", "HostLost", detail, host_fault=True)
+        return outcome
+
+
+def _resolved(answer: ProbeAnswer) -> dict[str, Any]:
+    out = dict(answer.resolved)
+    if answer.changed:
+        out["__changed__"] = answer.changed
+    return out
+
+
+def _preflight_detail(answer: ProbeAnswer) -> str:
+    if answer.ok:
+        rewrites = [f"{k}: {v[0]!r} -> {v[1]!r}" for k, v in answer.changed.items() if v[0] is not None]
+        steps = "+".join(answer.steps_run)
+        return f"{steps} ok" + (f"; SGLang rewrote {', '.join(rewrites[:4])}" if rewrites else "")
+    if answer.status == "timeout":
+        return "probe timed out"
+    last = [ln for ln in answer.output.strip().splitlines() if ln.strip()]
+    return last[-1][:200] if last else answer.status
+
+
+def _tail(text: str, lines: int) -> str:
+    return "\n".join(text.rstrip().splitlines()[-lines:])

@@ -1,0 +1,153 @@
+"""Best-first search over repair moves: pure ask/tell over a networkx DiGraph.
+
+Nodes are candidate keys; edges are repair moves (parent -> child). :meth:`Search.ask`
+hands out the most promising untried candidate, :meth:`Search.tell` reports its outcome
+and the children its failure suggests. Priority, in order:
+
+1. distance from the base: how many flags / env vars differ from what the user wrote
+   (the user's intent is worth keeping, so small edits first);
+2. curated before inferred moves;
+3. the move's past success rate for that failure class (from the store), best first;
+4. the move's rank among its siblings (the catalogue's order of preference);
+5. first proposed, first tried.
+
+A candidate is never handed out twice. The search is deterministic for a given order of
+outcomes, and can be rebuilt from stored attempts and edges (``--resume``).
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+import networkx as nx
+
+from .model import Candidate, Move, distance
+
+PENDING = "pending"
+RUNNING = "running"
+
+Priority = tuple[int, int, float, int, int]
+
+
+@dataclass(frozen=True)
+class Pick:
+    candidate: Candidate
+    parent_key: str | None
+    move: Move | None
+    depth: int
+
+
+@dataclass(frozen=True)
+class Child:
+    """A child candidate a failure suggested, with the move that makes it."""
+
+    candidate: Candidate
+    move: Move
+    rank: int
+
+
+class Search:
+    def __init__(
+        self,
+        base: Candidate,
+        *,
+        success_rates: Mapping[tuple[str | None, str], float] | None = None,
+    ) -> None:
+        self.base = base
+        self.graph: nx.DiGraph = nx.DiGraph()
+        self._rates = dict(success_rates or {})
+        self._heap: list[tuple[Priority, str]] = []
+        self._seq = 0
+        self._add(base, parent=None, move=None, class_id=None, rank=0, depth=0)
+
+    # --- building --------------------------------------------------------------------
+    def _priority(self, candidate: Candidate, move: Move | None, class_id: str | None, rank: int) -> Priority:
+        if move is None:
+            return (0, 0, 0.0, 0, self._seq)
+        rate = self._rates.get((class_id, move.label()), 0.0)
+        return (distance(self.base, candidate), int(move.inferred), -rate, rank, self._seq)
+
+    def _add(
+        self,
+        candidate: Candidate,
+        *,
+        parent: str | None,
+        move: Move | None,
+        class_id: str | None,
+        rank: int,
+        depth: int,
+    ) -> None:
+        key = candidate.key
+        if key in self.graph:
+            if parent is not None and not self.graph.has_edge(parent, key):
+                self.graph.add_edge(parent, key, move=move, class_id=class_id, rank=rank)
+            return
+        self._seq += 1
+        priority = self._priority(candidate, move, class_id, rank)
+        self.graph.add_node(
+            key,
+            candidate=candidate,
+            status=PENDING,
+            priority=priority,
+            parent=parent,
+            move=move,
+            depth=depth,
+        )
+        if parent is not None:
+            self.graph.add_edge(parent, key, move=move, class_id=class_id, rank=rank)
+        heapq.heappush(self._heap, (priority, key))
+
+    # --- ask / tell ------------------------------------------------------------------
+    def ask(self) -> Pick | None:
+        """The best untried candidate, now marked running; None when none is left."""
+        while self._heap:
+            _, key = heapq.heappop(self._heap)
+            node = self.graph.nodes[key]
+            if node["status"] != PENDING:
+                continue
+            node["status"] = RUNNING
+            return Pick(node["candidate"], node["parent"], node["move"], node["depth"])
+        return None
+
+    def tell(self, key: str, status: str, children: Iterable[Child] = (), class_id: str | None = None) -> None:
+        """Record a candidate's outcome and queue the children its failure suggests."""
+        node = self.graph.nodes[key]
+        node["status"] = status
+        for child in children:
+            self._add(
+                child.candidate,
+                parent=key,
+                move=child.move,
+                class_id=class_id,
+                rank=child.rank,
+                depth=node["depth"] + 1,
+            )
+
+    def requeue(self, key: str) -> None:
+        """Make a candidate pending again (its attempt said nothing about the config)."""
+        node = self.graph.nodes[key]
+        node["status"] = PENDING
+        heapq.heappush(self._heap, (node["priority"], key))
+
+    def mark(self, key: str, status: str) -> None:
+        """Record an outcome known from elsewhere (the store) without queueing anything."""
+        if key in self.graph:
+            self.graph.nodes[key]["status"] = status
+
+    # --- reading ---------------------------------------------------------------------
+    def status(self, key: str) -> str:
+        return str(self.graph.nodes[key]["status"])
+
+    def pending(self) -> int:
+        return sum(1 for _, d in self.graph.nodes(data=True) if d["status"] == PENDING)
+
+    def path(self, key: str) -> list[tuple[str, Move]]:
+        """The moves from the base to ``key``, in order."""
+        out: list[tuple[str, Move]] = []
+        node = self.graph.nodes[key]
+        while node["parent"] is not None:
+            out.append((node["parent"], node["move"]))
+            node = self.graph.nodes[node["parent"]]
+        return list(reversed(out))

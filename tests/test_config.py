@@ -1,0 +1,97 @@
+"""Base config validation: the example loads; bad input gets one line naming file and key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from autofix.config import load_base, parse_base, parse_duration
+from autofix.errors import ConfigError
+
+from .conftest import ROOT
+
+MINIMAL = "launch:\n  args:\n    model-path: /m\n"
+
+
+def test_example_is_the_seed_deployment() -> None:
+    """examples/k26-eagle3.yaml holds the seed's flags, host, env and pinned flags."""
+    cfg = load_base(ROOT / "examples" / "k26-eagle3.yaml")
+    assert cfg.host == "root@10.1.2.200"
+    assert cfg.base.argv() == [
+        "--model-path", "/models/Kimi-K2.6", "--tp", "8", "--trust-remote-code",
+        "--speculative-algorithm", "EAGLE3", "--speculative-draft-model-path", "/models/Kimi-K2.6-EAGLE3",
+        "--speculative-num-draft-tokens", "3", "--speculative-eagle-topk", "4",
+        "--host", "0.0.0.0", "--port", "30001",
+    ]
+    assert cfg.base.env_dict() == {"NCCL_PROTO": "LL", "NCCL_ALGO": "Ring"}
+    assert cfg.search.max_time == 7200
+    assert cfg.search.pinned == ("model-path", "tp", "speculative-algorithm", "speculative-draft-model-path")
+    assert cfg.gates.bench_min_tokens_per_s == 26.3
+    assert cfg.unit == "sglang-k26-eagle3"
+
+
+def test_defaults_for_everything_but_args() -> None:
+    """Only launch.args is required; the rest takes documented defaults."""
+    cfg = parse_base(MINIMAL, source="m.yaml", default_name="m")
+    assert cfg.host == "local"
+    assert cfg.service.manager == "systemd"
+    assert cfg.launch.module == "sglang.launch_server"
+    assert cfg.gates.ready_timeout == 900
+    assert cfg.search.max_attempts == 12
+
+
+def test_false_and_null_mean_absent_and_lists_take_several_values() -> None:
+    """false/null drop a flag, true is bare, a list is several values."""
+    cfg = parse_base(
+        "launch:\n  args:\n    a: false\n    b: null\n    c: true\n    return-aux-hidden-state-layer-ids: [2, 16, 29]\n"
+    )
+    assert cfg.base.argv() == ["--c", "--return-aux-hidden-state-layer-ids", "2", "16", "29"]
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "words"),
+    [
+        ("launch:\n  args: {m: 1}\nhots: sim\n", "hots", "did you mean host"),
+        ("launch:\n  args: {m: 1}\n  pyhton: /x\n", "launch.pyhton", "did you mean launch.python"),
+        ("launch:\n  args:\n    'bad;rm': 1\n", "launch.args.bad;rm", "[a-z0-9-]+"),
+        ("launch:\n  args:\n    --tp: 8\n", "launch.args.--tp", "without the leading"),
+        ("launch:\n  args:\n    x: \"a\\nb\"\n", "launch.args.x", "one line"),
+        ("launch:\n  args:\n    x: --evil\n", "launch.args.x", "read as a flag"),
+        ("launch:\n  args: {m: 1}\n  env: {'1BAD': x}\n", "launch.env.1BAD", "environment names"),
+        ("launch:\n  args: {m: 1}\nsearch: {max_time: soon}\n", "search.max_time", "duration"),
+        ("launch:\n  args: {m: 1}\nsearch: {max_attempts: 0}\n", "search.max_attempts", "positive"),
+        ("launch:\n  args: {m: 1}\nservice: {manager: upstart}\n", "service.manager", "systemd, process"),
+        ("launch:\n  args: {m: 1}\nhost: 'a b'\n", "host", "sim, local"),
+        ("launch:\n  python: 'python; rm -rf /'\n  args: {m: 1}\n", "launch.python", "no spaces"),
+        ("launch: {}\n", "launch.args", "required"),
+    ],
+)
+def test_bad_input_names_file_and_key(text: str, key: str, words: str) -> None:
+    """Each kind of bad input is refused with the file, the key path and what is wrong."""
+    with pytest.raises(ConfigError) as info:
+        parse_base(text, source="bad.yaml")
+    message = str(info.value)
+    assert message.startswith(f"bad.yaml: {key}: ")
+    assert words in message
+    assert "\n" not in message
+
+
+def test_duplicate_keys_and_broken_yaml_are_refused() -> None:
+    """A key written twice, or YAML that does not parse, is an error with a position."""
+    with pytest.raises(ConfigError, match="appears twice"):
+        parse_base("launch:\n  args: {m: 1}\nhost: a\nhost: b\n", source="d.yaml")
+    with pytest.raises(ConfigError, match=r"d.yaml: not valid YAML at line 3, column 1"):
+        parse_base("launch:\n  args: [\n", source="d.yaml")
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    """A path that does not exist is named in the error."""
+    with pytest.raises(ConfigError, match="nope.yaml: no such file"):
+        load_base(tmp_path / "nope.yaml")
+
+
+@pytest.mark.parametrize(("text", "seconds"), [("2h", 7200), ("90m", 5400), ("1h30m", 5400), ("45", 45), ("2.5h", 9000)])
+def test_durations(text: str, seconds: float) -> None:
+    """Durations accept seconds and h/m/s forms."""
+    assert parse_duration(text) == seconds
