@@ -1,0 +1,56 @@
+"""Best-first search: order, dedupe, never the same candidate twice."""
+
+from __future__ import annotations
+
+from autofix.model import Candidate, Edit, EditOp, Move
+from autofix.search import Child, Search
+
+
+def move(label_flag: str, value: str | None = None, inferred: bool = False) -> Move:
+    op = EditOp.DROP if value is None else EditOp.SET
+    return Move((Edit(op, label_flag, value),), inferred=inferred)
+
+
+def child(base: Candidate, flag: str, value: str | None, rank: int, inferred: bool = False) -> Child:
+    cand = base.without_arg(flag) if value is None else base.with_arg(flag, value)
+    return Child(cand, move(flag, value, inferred), rank)
+
+
+def test_base_first_then_fewest_edits_then_curated_then_rank() -> None:
+    """Children are tried by distance from the base, curated before inferred, then rank."""
+    base = Candidate.build({"a": "1", "b": "2"})
+    s = Search(base)
+    first = s.ask()
+    assert first is not None and first.candidate == base and first.move is None
+    two_edits = Child(base.with_arg("a", "9").with_arg("c", "1"), move("a", "9"), 0)
+    inferred = child(base, "b", "7", 0, inferred=True)
+    curated_late = child(base, "a", "5", 2)
+    curated_early = child(base, "b", "3", 1)
+    s.tell(base.key, "failed", [two_edits, inferred, curated_late, curated_early])
+    order = [p.candidate for p in iter(s.ask, None)]
+    assert order == [curated_early.candidate, curated_late.candidate, inferred.candidate, two_edits.candidate]
+
+
+def test_never_the_same_candidate_twice() -> None:
+    """A child reached twice (or equal to its parent) is queued once."""
+    base = Candidate.build({"a": "1"})
+    s = Search(base)
+    s.ask()
+    c = child(base, "a", "2", 0)
+    s.tell(base.key, "failed", [c, c, Child(base, move("a", "1"), 1)])
+    picked = s.ask()
+    assert picked is not None and picked.candidate == c.candidate and picked.depth == 1
+    s.tell(c.candidate.key, "failed", [Child(base, move("a", "1"), 0)])
+    assert s.ask() is None
+    assert s.path(c.candidate.key)[0][1].label() == "set a=2"
+
+
+def test_past_success_rate_breaks_ties() -> None:
+    """Between equally distant curated moves, the one that fixed this class before goes first."""
+    base = Candidate.build({"a": "1", "b": "1"})
+    rates = {("cls", "set b=2"): 0.9}
+    s = Search(base, success_rates=rates)
+    s.ask()
+    s.tell(base.key, "failed", [child(base, "a", "2", 0), child(base, "b", "2", 1)], class_id="cls")
+    nxt = s.ask()
+    assert nxt is not None and nxt.candidate.arg("b") == "2"

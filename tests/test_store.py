@@ -1,0 +1,75 @@
+"""The store: migrations on open, attempts written before and after, frozen values out."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from autofix.errors import StoreError, UnknownRecord
+from autofix.model import AttemptState, Candidate, Edit, EditOp, Failure, Frame, Gate, GateVerdict, Move, RunStatus
+from autofix.store import open_store
+
+
+def test_run_and_attempt_life_cycle(store_url: str) -> None:
+    """An attempt is 'running' once begun and complete once finished; edges are kept."""
+    store = open_store(store_url)
+    run = store.create_run(name="n", base_path="b.yaml", base_text="launch: {args: {m: 1}}", host="sim", target="sim")
+    base = Candidate.build({"m": 1}, {"HF_TOKEN": "secret"})
+    a1 = store.begin_attempt(run.id, base, parent_id=None, move=None, host="sim", target_version="0.5.23")
+    assert store.attempts(run.id)[0].state is AttemptState.RUNNING
+    failure = Failure(Gate.PREFLIGHT, "cls", "fp", "AssertionError", "", Frame("f.py", 3, "fn", "assert x"), "tb")
+    store.finish_attempt(
+        a1.id, state=AttemptState.FAILED, verdicts=[GateVerdict(Gate.PREFLIGHT, False, 0.5, "AssertionError")],
+        failure=failure, resolved={"page_size": 64},
+    )
+    move = Move((Edit(EditOp.SET, "m", "2"),), origin="cls")
+    child = base.with_arg("m", "2")
+    store.add_edges(run.id, base.key, [(child, move, "cls")])
+    a2 = store.begin_attempt(run.id, child, parent_id=a1.id, move=move, host="sim", target_version="0.5.23")
+    store.mark_launched(a2.id)
+    store.finish_attempt(a2.id, state=AttemptState.PASSED, verdicts=[GateVerdict(Gate.PREFLIGHT, True, 0.3)], failure=None)
+    store.finish_run(run.id, RunStatus.PASSED, a2.id)
+
+    again = open_store(store_url)  # migrations are idempotent on reopen
+    attempts = again.attempts(run.id)
+    assert [a.seq for a in attempts] == [1, 2]
+    assert attempts[0].failure == failure
+    assert dict(attempts[0].resolved) == {"page_size": 64}
+    assert attempts[1].move == move and attempts[1].parent_id == a1.id and attempts[1].launched
+    assert attempts[0].candidate.env_dict() == {"HF_TOKEN": "<redacted>"}
+    assert again.run(run.id).winner_id == a2.id
+    assert again.edges(run.id)[0].child_key == child.key
+
+
+def test_secrets_never_reach_the_database_file(tmp_path: Path) -> None:
+    """The secret value appears nowhere in the SQLite file."""
+    url = f"sqlite:///{tmp_path / 's.db'}"
+    store = open_store(url)
+    run = store.create_run(name="n", base_path="b", base_text="", host="h", target="t")
+    store.begin_attempt(run.id, Candidate.build({"m": 1}, {"API_KEY": "sk-verysecret"}), parent_id=None, move=None, host="h", target_version=None)
+    store.close()
+    raw = b"".join(p.read_bytes() for p in tmp_path.iterdir())
+    assert b"sk-verysecret" not in raw
+
+
+def test_sqlite_is_in_wal_mode(tmp_path: Path) -> None:
+    """SQLite stores run in WAL mode (a reader never blocks the writer)."""
+    url = f"sqlite:///{tmp_path / 'w.db'}"
+    open_store(url).create_run(name="n", base_path="b", base_text="", host="h", target="t")
+    mode = sqlite3.connect(tmp_path / "w.db").execute("PRAGMA journal_mode").fetchone()[0]
+    assert mode == "wal"
+
+
+def test_unknown_records_and_bad_urls() -> None:
+    """Unknown ids are input errors (exit 2); an unusable URL is a store error (exit 3)."""
+    store = open_store("sqlite://")
+    with pytest.raises(UnknownRecord):
+        store.run(42)
+    with pytest.raises(UnknownRecord):
+        store.attempt(42)
+    with pytest.raises(StoreError):
+        open_store("not a url at all")
+    with pytest.raises(StoreError):
+        open_store("sqlite:////nonexistent-dir/x/runs.db")
