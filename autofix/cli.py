@@ -268,7 +268,9 @@ def _attempt_json(a: Attempt, by_id: dict[int, Attempt] | None = None) -> dict[s
         "state": a.state.value,
         "class": a.failure.class_id if a.failure else None,
         "failed_gate": a.failed_gate.value if a.failed_gate else None,
-        "gates": [{"gate": v.gate.value, "ok": v.ok, "seconds": round(v.seconds, 3), "detail": v.detail} for v in a.verdicts],
+        "gates": [
+            {"gate": v.gate.value, "ok": v.ok, "seconds": round(v.seconds, 3), "detail": v.detail} for v in a.verdicts
+        ],
         "launched": a.launched,
         "seconds": round(a.seconds, 3) if a.seconds is not None else None,
         "exception": a.failure.exception if a.failure else None,
@@ -314,8 +316,15 @@ def history(run_id: int | None, db_url: str | None, as_json: bool) -> None:
             table.add_column(col)
         for r, row in zip(runs, rows, strict=True):
             table.add_row(
-                str(r.id), r.name, r.host, r.target, _status_markup(r.status), str(row["attempts"]),
-                str(row["launches"]), str(r.winner_id or "-"), r.started_at.strftime("%Y-%m-%d %H:%M:%S"),
+                str(r.id),
+                r.name,
+                r.host,
+                r.target,
+                _status_markup(r.status),
+                str(row["attempts"]),
+                str(row["launches"]),
+                str(r.winner_id or "-"),
+                r.started_at.strftime("%Y-%m-%d %H:%M:%S"),
             )
         out.print(table)
         return
@@ -323,7 +332,9 @@ def history(run_id: int | None, db_url: str | None, as_json: bool) -> None:
     attempts = store.attempts(run_id)
     by_id = {a.id: a for a in attempts}
     if as_json:
-        click.echo(json.dumps({"run": _run_json(run, attempts), "attempts": [_attempt_json(a, by_id) for a in attempts]}))
+        click.echo(
+            json.dumps({"run": _run_json(run, attempts), "attempts": [_attempt_json(a, by_id) for a in attempts]})
+        )
         return
     table = Table(title=f"run {run.id}: {run.name} on {run.host} ({run.target}) - {run.status.value}")
     for col in ("#", "id", "parent", "move", "state", "class", "gates", "seconds"):
@@ -333,8 +344,13 @@ def history(run_id: int | None, db_url: str | None, as_json: bool) -> None:
         move = a.move.label() + (" (inferred)" if a.move.inferred else "") if a.move else "base"
         gates = " ".join(f"{v.gate.value}:{'ok' if v.ok else 'FAIL'}" for v in a.verdicts)
         table.add_row(
-            str(a.seq), str(a.id), parent, escape(move), _state_markup(a.state),
-            escape(a.failure.class_id or "unclassified") if a.failure else "-", gates,
+            str(a.seq),
+            str(a.id),
+            parent,
+            escape(move),
+            _state_markup(a.state),
+            escape(a.failure.class_id or "unclassified") if a.failure else "-",
+            gates,
             _duration(a.started_at, a.ended_at),
         )
     out.print(table)
@@ -381,8 +397,10 @@ def show(attempt_id: int, db_url: str | None, as_json: bool) -> None:
         )
         click.echo(json.dumps(data, default=str))
         return
-    out.print(f"[bold]attempt {a.id}[/] (run {run.id} #{a.seq}) {_state_markup(a.state)}"
-              + (" [dim]launched on the GPUs[/]" if a.launched else " [dim]not launched[/]"))
+    out.print(
+        f"[bold]attempt {a.id}[/] (run {run.id} #{a.seq}) {_state_markup(a.state)}"
+        + (" [dim]launched on the GPUs[/]" if a.launched else " [dim]not launched[/]")
+    )
     if a.move:
         out.print(f"move: {escape(a.move.label())}" + (" [dim](inferred)[/]" if a.move.inferred else ""))
     out.print("[bold]diff against the base:[/]" + ("" if changes else " none"))
@@ -394,7 +412,9 @@ def show(attempt_id: int, db_url: str | None, as_json: bool) -> None:
             out.print(f"  {kind} {escape(name)}: {escape(_shown(old))} -> {escape(_shown(new))}")
     out.print("[bold]gates:[/]")
     for v in a.verdicts:
-        out.print(f"  {v.gate.value:<9} {'[green]pass[/]' if v.ok else '[red]FAIL[/]'} {v.seconds:6.2f}s {escape(v.detail)}")
+        out.print(
+            f"  {v.gate.value:<9} {'[green]pass[/]' if v.ok else '[red]FAIL[/]'} {v.seconds:6.2f}s {escape(v.detail)}"
+        )
     changed = dict(a.resolved).get("__changed__")
     if isinstance(changed, dict) and changed:
         out.print("[bold]what SGLang resolved differently from the argv:[/]")
@@ -402,10 +422,14 @@ def show(attempt_id: int, db_url: str | None, as_json: bool) -> None:
             out.print(f"  {escape(name)}: {escape(_shown(raw))} -> {escape(_shown(value))}")
     if a.failure is not None:
         f = a.failure
-        out.print(f"[bold]failure:[/] {escape(f.class_id or 'unclassified')} at {f.gate.value}  [dim]{f.fingerprint}[/]")
+        out.print(
+            f"[bold]failure:[/] {escape(f.class_id or 'unclassified')} at {f.gate.value}  [dim]{f.fingerprint}[/]"
+        )
         out.print(f"  {escape(f.title)}")
         if f.frame is not None:
-            out.print(f"  in {escape(f.frame.function)} ({escape(f.frame.file)}:{f.frame.line}): {escape(f.frame.source)}")
+            out.print(
+                f"  in {escape(f.frame.function)} ({escape(f.frame.file)}:{f.frame.line}): {escape(f.frame.source)}"
+            )
         if f.evidence:
             out.print("[bold]traceback excerpt:[/]")
             out.print(escape(f.evidence))
@@ -515,8 +539,13 @@ def graph(run_id: int, fmt: str, output: str | None, db_url: str | None) -> None
 
 @main.command(name="classify")
 @click.argument("source", default="-", required=False)
-@click.option("--gate", type=click.Choice([g.value for g in Gate]), default="preflight", show_default=True,
-              help="The gate the failure happened at (some classes only match at one).")
+@click.option(
+    "--gate",
+    type=click.Choice([g.value for g in Gate]),
+    default="preflight",
+    show_default=True,
+    help="The gate the failure happened at (some classes only match at one).",
+)
 @click.option("--json", "as_json", is_flag=True)
 @handles_errors
 def classify_cmd(source: str, gate: str, as_json: bool) -> None:

@@ -13,7 +13,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import yaml
 
@@ -174,9 +174,7 @@ def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode, deep: bool
     for key_node, _ in node.value:
         key = loader.construct_object(key_node, deep=deep)
         if key in seen:
-            raise yaml.constructor.ConstructorError(
-                None, None, f"key {key!r} appears twice", key_node.start_mark
-            )
+            raise yaml.constructor.ConstructorError(None, None, f"key {key!r} appears twice", key_node.start_mark)
         seen.add(key)
     return dict(loader.construct_mapping(node, deep=deep))
 
@@ -188,7 +186,7 @@ def _load_yaml(text: str, source: str) -> Any:
     if "\x00" in text:
         raise ConfigError(source, "", "the file contains a NUL byte")
     try:
-        return yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - a SafeLoader subclass
+        return yaml.load(text, Loader=_StrictLoader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
@@ -239,14 +237,13 @@ def _gate(gates: Mapping[str, Any], gate: str, key: str, source: str, default: A
     return float(value) if isinstance(value, int | float) and key != "max_tokens" else value
 
 
-def _fail(source: str, path: str, problem: str) -> None:
+def _fail(source: str, path: str, problem: str) -> NoReturn:
     raise ConfigError(source, path, problem)
 
 
 def _text_value(value: object, source: str, path: str) -> None:
     if not isinstance(value, str):
         _fail(source, path, f"must be text, got {type(value).__name__}")
-    assert isinstance(value, str)
     if "\n" in value or "\r" in value or "\x00" in value:
         _fail(source, path, "must be one line (no newline or NUL)")
 
@@ -260,7 +257,6 @@ def _check_scalar_arg(value: object, source: str, path: str) -> None:
         return
     if not isinstance(value, str):
         _fail(source, path, f"must be a string, number or true/false, got {type(value).__name__}")
-    assert isinstance(value, str)
     if "\n" in value or "\r" in value or "\x00" in value:
         _fail(source, path, "must be one line (no newline or NUL): it must reach the server as one argument")
     if value.startswith("-") and not NUMBER.match(value):
@@ -296,7 +292,9 @@ def _check_env(value: object, source: str) -> dict[str, object]:
     for name, v in value.items():
         path = f"launch.env.{name}"
         if not isinstance(name, str) or not ENV_NAME.match(name):
-            raise ConfigError(source, path, "environment names are letters, digits and '_' and do not start with a digit")
+            raise ConfigError(
+                source, path, "environment names are letters, digits and '_' and do not start with a digit"
+            )
         if v is None:
             continue
         if isinstance(v, bool) or not isinstance(v, str | int | float):
@@ -315,7 +313,6 @@ def _duration(value: object, source: str, path: str) -> float:
     match = DURATION.match(str(value)) if isinstance(value, str) and value.strip() else None
     if not match or not any(match.groups()):
         _fail(source, path, "must be seconds or a duration like 2h, 90m, 1h30m")
-    assert match is not None
     hours, minutes, seconds = (float(g) if g else 0.0 for g in match.groups())
     total = hours * 3600 + minutes * 60 + seconds
     if total <= 0:
@@ -342,14 +339,14 @@ def _unit_name(value: object, source: str, path: str) -> None:
 def _unit_list(value: object, source: str, path: str) -> None:
     if not isinstance(value, list):
         _fail(source, path, "must be a list of unit names")
-    for i, item in enumerate(value):  # type: ignore[arg-type]
+    for i, item in enumerate(value):
         _unit_name(item, source, f"{path}[{i}]")
 
 
 def _flag_list(value: object, source: str, path: str) -> None:
     if not isinstance(value, list):
         _fail(source, path, "must be a list of flag names (without '--')")
-    for i, item in enumerate(value):  # type: ignore[arg-type]
+    for i, item in enumerate(value):
         if not isinstance(item, str) or not FLAG_NAME.match(item):
             _fail(source, f"{path}[{i}]", "flag names are lowercase letters, digits and dashes ([a-z0-9-]+)")
 

@@ -211,7 +211,11 @@ def render_dot(run: Run, attempts: Sequence[Attempt], edges: Sequence[Edge]) -> 
     while node is not None and node.id not in winner_path:
         winner_path.add(node.id)
         node = by_id.get(node.parent_id) if node.parent_id else None
-    lines = [f"digraph run_{run.id} {{", "  rankdir=TB;", '  node [shape=box, style="rounded,filled", fontname="Helvetica"];']
+    lines = [
+        f"digraph run_{run.id} {{",
+        "  rankdir=TB;",
+        '  node [shape=box, style="rounded,filled", fontname="Helvetica"];',
+    ]
     keys: set[str] = set()
     for a in attempts:
         key = a.candidate.key
@@ -220,7 +224,8 @@ def render_dot(run: Run, attempts: Sequence[Attempt], edges: Sequence[Edge]) -> 
         if a.failure is not None:
             label += f"\\n{a.failure.class_id or 'unclassified'}"
         bold = ", penwidth=3" if a.id in winner_path else ""
-        lines.append(f"  {_dot_id(key[:12])} [label={_dot_id(label)}, fillcolor={_STATE_COLOURS.get(a.state.value, 'white')}{bold}];")
+        colour = _STATE_COLOURS.get(a.state.value, "white")
+        lines.append(f"  {_dot_id(key[:12])} [label={_dot_id(label)}, fillcolor={colour}{bold}];")
     for e in edges:
         if e.child_key not in keys:
             keys.add(e.child_key)
@@ -230,6 +235,8 @@ def render_dot(run: Run, attempts: Sequence[Attempt], edges: Sequence[Edge]) -> 
         parent = by_key.get(e.parent_key)
         on_path = child is not None and parent is not None and child.id in winner_path and parent.id in winner_path
         style = ", penwidth=3" if on_path else (", style=dashed" if e.move.inferred else "")
-        lines.append(f"  {_dot_id(e.parent_key[:12])} -> {_dot_id(e.child_key[:12])} [label={_dot_id(e.move.label())}{style}];")
+        lines.append(
+            f"  {_dot_id(e.parent_key[:12])} -> {_dot_id(e.child_key[:12])} [label={_dot_id(e.move.label())}{style}];"
+        )
     lines.append("}")
     return "\n".join(lines) + "\n"

@@ -69,7 +69,9 @@ class LiveGates:
     def _died(self, gate: Gate, started: float) -> GateVerdict:
         state = self.watch.state
         detail = "the host lost the process" if state.gone else state.describe()
-        return GateVerdict(gate, False, time.monotonic() - started, f"{detail} after {time.monotonic() - started:.1f} s")
+        return GateVerdict(
+            gate, False, time.monotonic() - started, f"{detail} after {time.monotonic() - started:.1f} s"
+        )
 
     def start(self) -> GateVerdict:
         """Alive past the settle time (or already answering HTTP), not failed."""

@@ -143,9 +143,7 @@ class Candidate:
 
     def redacted(self) -> Candidate:
         """The same candidate with secret env values replaced (what the store keeps)."""
-        return replace(
-            self, env=tuple((n, REDACTED if SECRET_NAME.search(n) else v) for n, v in self.env)
-        )
+        return replace(self, env=tuple((n, REDACTED if SECRET_NAME.search(n) else v) for n, v in self.env))
 
     def to_json(self) -> dict[str, Any]:
         """Ordered JSON form (the canonical form sorts; this keeps the operator's order)."""

@@ -8,6 +8,7 @@ again for the next candidate; a candidate whose child hangs costs only its own t
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import time
@@ -128,10 +129,8 @@ class Preflight:
 
     def close(self) -> None:
         if self._channel is not None:
-            try:
+            with contextlib.suppress(EOFError, HostError):
                 self._channel.send_line(json.dumps({"quit": True}))
-            except (EOFError, HostError):
-                pass
             self._channel.close()
             self._channel = None
 

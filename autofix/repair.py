@@ -431,9 +431,7 @@ def moves_to_satisfy(field: str, relation: str, const: Any, flags: Flags, origin
     edits: list[Edit] = []
     if relation in ("is", "falsy") and const is None and present:
         edits = [Edit(EditOp.DROP, target)]
-    elif relation == "==" and const is not None and not isinstance(const, bool):
-        edits = [Edit(EditOp.SET, target, str(const))]
-    elif relation == "in" and const is not None:
+    elif relation in ("==", "in") and const is not None and not isinstance(const, bool):
         edits = [Edit(EditOp.SET, target, str(const))]
     elif relation in ("!=", "not in") and present:
         edits = [Edit(EditOp.DROP, target)]

@@ -237,9 +237,7 @@ class Runner:
             outcome = self._execute(run, attempt, candidate)
         except KeyboardInterrupt:
             self._stop_launched()
-            done = self.store.finish_attempt(
-                attempt.id, state=AttemptState.INTERRUPTED, verdicts=[], failure=None
-            )
+            done = self.store.finish_attempt(attempt.id, state=AttemptState.INTERRUPTED, verdicts=[], failure=None)
             self.emit(AttemptDone(done, 0))
             raise
         children: list[Child] = []
@@ -316,9 +314,7 @@ class Runner:
                     log = self._journal_text(handle)
                     if watch.state.gone:
                         return self._host_lost(outcome, gate, verdict.detail)
-                    return self._failed(
-                        outcome, gate, log, "timeout" if timed_out else "failed", detail=verdict.detail
-                    )
+                    return self._failed(outcome, gate, log, "timeout" if timed_out else "failed", detail=verdict.detail)
             outcome.log_excerpt = _tail(self._journal_text(handle, limit=1 << 20), LOG_EXCERPT_LINES)
             return outcome
         finally:
@@ -333,9 +329,7 @@ class Runner:
         data = self.services.read_log(handle, 0, limit)
         return data.decode("utf-8", errors="replace")
 
-    def _failed(
-        self, outcome: _Outcome, gate: Gate, log: str, status: str, detail: str = ""
-    ) -> _Outcome:
+    def _failed(self, outcome: _Outcome, gate: Gate, log: str, status: str, detail: str = "") -> _Outcome:
         parser = JournalParser()
         parser.feed_text(log)
         journal = parser.result()

@@ -56,7 +56,7 @@ class Search:
         success_rates: Mapping[tuple[str | None, str], float] | None = None,
     ) -> None:
         self.base = base
-        self.graph: nx.DiGraph = nx.DiGraph()
+        self.graph: nx.DiGraph[str] = nx.DiGraph()
         self._rates = dict(success_rates or {})
         self._heap: list[tuple[Priority, str]] = []
         self._seq = 0

@@ -112,7 +112,5 @@ class ProcessManager:
         return self.host.read(handle.log_path, offset=offset, limit=limit)
 
     def stop(self, handle: ServiceHandle, grace: float = 30.0) -> ServiceState:
-        self.host.run(
-            [self.python, self._supervisor(), "stop", handle.directory, str(grace)], timeout=grace + 30
-        )
+        self.host.run([self.python, self._supervisor(), "stop", handle.directory, str(grace)], timeout=grace + 30)
         return self.state(handle)

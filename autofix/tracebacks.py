@@ -63,7 +63,10 @@ _SIGNALS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("oom", re.compile(r"(?:CUDA out of memory|torch\.OutOfMemoryError|OutOfMemoryError: CUDA)")),
     ("cuda_error", re.compile(r"CUDA error: (?P<detail>.+)")),
     ("nccl_warn", re.compile(r"NCCL WARN (?P<detail>.+)")),
-    ("nccl_error", re.compile(r"(?:ncclInternalError|ncclInvalidUsage|ncclSystemError|ncclUnhandledCudaError|ncclRemoteError)")),
+    (
+        "nccl_error",
+        re.compile(r"(?:ncclInternalError|ncclInvalidUsage|ncclSystemError|ncclUnhandledCudaError|ncclRemoteError)"),
+    ),
     ("bind_error", re.compile(r"(?:\[Errno 98\]|address already in use|Address already in use)")),
     ("segfault", re.compile(r"(?:Segmentation fault|status=11/SEGV|exit status 139|signal 11\b|SIGSEGV)")),
     ("killed", re.compile(r"(?:^Killed$|status=9/KILL|exit status 137|Out of memory: Killed process|oom-kill)")),
@@ -332,9 +335,8 @@ class JournalParser:
     def _line(self, key: str, stream: _Stream, body: str, *, logged: bool, raw: str) -> None:
         self._tail.append(raw)
         tb = stream.open
-        if tb is not None:
-            if self._traceback_line(key, stream, tb, body):
-                return
+        if tb is not None and self._traceback_line(key, stream, tb, body):
+            return
         start = body.find(_TB_START)
         if start >= 0:
             self._start(stream, lead=body[:start].strip(), cause=None, chain="")
@@ -363,9 +365,7 @@ class JournalParser:
             if frame is not None:
                 self._flush_source(tb)
                 if len(tb.frames) < MAX_FRAMES:
-                    tb.frames.append(
-                        Frame(frame.group("file"), int(frame.group("line")), frame.group("func"))
-                    )
+                    tb.frames.append(Frame(frame.group("file"), int(frame.group("line")), frame.group("func")))
                 return True
             if body.startswith("    ") or body.startswith("\t"):
                 if not _CARETS.match(body) and tb.frames and len(tb.pending_source) < 8:

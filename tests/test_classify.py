@@ -97,5 +97,11 @@ def test_catalogue_check_rejects_bad_data() -> None:
 def test_shipped_catalogue_loads() -> None:
     """strategies/*.yaml validate and cover the seed chain and the runtime failures."""
     ids = {c.id for c in CATALOG.classes}
-    assert {"spec-eagle-params-incomplete", "spec-topk-paged-backend", "cuda-oom-load", "nccl-invalid-env", "port-in-use"} <= ids
+    assert {
+        "spec-eagle-params-incomplete",
+        "spec-topk-paged-backend",
+        "cuda-oom-load",
+        "nccl-invalid-env",
+        "port-in-use",
+    } <= ids
     assert (CAPTURES / "cases.jsonl").exists()

@@ -16,7 +16,12 @@ def autofix(*args: str, cwd: Path, stdin: str | None = None) -> subprocess.Compl
     env = {**os.environ, "COLUMNS": "200"}
     env.pop("AUTOFIX_DB", None)
     return subprocess.run(
-        [sys.executable, "-m", "autofix.cli", *args], cwd=cwd, capture_output=True, text=True, input=stdin, env=env,
+        [sys.executable, "-m", "autofix.cli", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        input=stdin,
+        env=env,
         check=False,
     )
 

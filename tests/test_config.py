@@ -19,10 +19,23 @@ def test_example_is_the_seed_deployment() -> None:
     cfg = load_base(ROOT / "examples" / "k26-eagle3.yaml")
     assert cfg.host == "root@10.1.2.200"
     assert cfg.base.argv() == [
-        "--model-path", "/models/Kimi-K2.6", "--tp", "8", "--trust-remote-code",
-        "--speculative-algorithm", "EAGLE3", "--speculative-draft-model-path", "/models/Kimi-K2.6-EAGLE3",
-        "--speculative-num-draft-tokens", "3", "--speculative-eagle-topk", "4",
-        "--host", "0.0.0.0", "--port", "30001",
+        "--model-path",
+        "/models/Kimi-K2.6",
+        "--tp",
+        "8",
+        "--trust-remote-code",
+        "--speculative-algorithm",
+        "EAGLE3",
+        "--speculative-draft-model-path",
+        "/models/Kimi-K2.6-EAGLE3",
+        "--speculative-num-draft-tokens",
+        "3",
+        "--speculative-eagle-topk",
+        "4",
+        "--host",
+        "0.0.0.0",
+        "--port",
+        "30001",
     ]
     assert cfg.base.env_dict() == {"NCCL_PROTO": "LL", "NCCL_ALGO": "Ring"}
     assert cfg.search.max_time == 7200
@@ -56,7 +69,7 @@ def test_false_and_null_mean_absent_and_lists_take_several_values() -> None:
         ("launch:\n  args: {m: 1}\n  pyhton: /x\n", "launch.pyhton", "did you mean launch.python"),
         ("launch:\n  args:\n    'bad;rm': 1\n", "launch.args.bad;rm", "[a-z0-9-]+"),
         ("launch:\n  args:\n    --tp: 8\n", "launch.args.--tp", "without the leading"),
-        ("launch:\n  args:\n    x: \"a\\nb\"\n", "launch.args.x", "one line"),
+        ('launch:\n  args:\n    x: "a\\nb"\n', "launch.args.x", "one line"),
         ("launch:\n  args:\n    x: --evil\n", "launch.args.x", "read as a flag"),
         ("launch:\n  args: {m: 1}\n  env: {'1BAD': x}\n", "launch.env.1BAD", "environment names"),
         ("launch:\n  args: {m: 1}\nsearch: {max_time: soon}\n", "search.max_time", "duration"),
@@ -81,17 +94,19 @@ def test_duplicate_keys_and_broken_yaml_are_refused() -> None:
     """A key written twice, or YAML that does not parse, is an error with a position."""
     with pytest.raises(ConfigError, match="appears twice"):
         parse_base("launch:\n  args: {m: 1}\nhost: a\nhost: b\n", source="d.yaml")
-    with pytest.raises(ConfigError, match=r"d.yaml: not valid YAML at line 3, column 1"):
+    with pytest.raises(ConfigError, match=r"d\.yaml: not valid YAML at line 3, column 1"):
         parse_base("launch:\n  args: [\n", source="d.yaml")
 
 
 def test_missing_file(tmp_path: Path) -> None:
     """A path that does not exist is named in the error."""
-    with pytest.raises(ConfigError, match="nope.yaml: no such file"):
+    with pytest.raises(ConfigError, match=r"nope\.yaml: no such file"):
         load_base(tmp_path / "nope.yaml")
 
 
-@pytest.mark.parametrize(("text", "seconds"), [("2h", 7200), ("90m", 5400), ("1h30m", 5400), ("45", 45), ("2.5h", 9000)])
+@pytest.mark.parametrize(
+    ("text", "seconds"), [("2h", 7200), ("90m", 5400), ("1h30m", 5400), ("45", 45), ("2.5h", 9000)]
+)
 def test_durations(text: str, seconds: float) -> None:
     """Durations accept seconds and h/m/s forms."""
     assert parse_duration(text) == seconds

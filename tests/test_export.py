@@ -87,7 +87,14 @@ def _ctx(python: str, args: dict[str, object], env: dict[str, object]) -> Export
 
 def test_unit_has_execstart_environment_and_no_secret() -> None:
     """The unit carries the winner's argv and env; secrets go to an EnvironmentFile."""
-    unit = render("unit", _ctx("/opt/sglang/.venv/bin/python", {"model-path": "/m", "tp": 8}, {"NCCL_ALGO": "Ring", "HF_TOKEN": "hf_s3cret"}))
+    unit = render(
+        "unit",
+        _ctx(
+            "/opt/sglang/.venv/bin/python",
+            {"model-path": "/m", "tp": 8},
+            {"NCCL_ALGO": "Ring", "HF_TOKEN": "hf_s3cret"},
+        ),
+    )
     assert "ExecStart=/opt/sglang/.venv/bin/python -m sglang.launch_server --model-path /m --tp 8" in unit
     assert 'Environment="NCCL_ALGO=Ring"' in unit
     assert "hf_s3cret" not in unit
@@ -98,7 +105,7 @@ def test_unit_has_execstart_environment_and_no_secret() -> None:
 @pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze is not installed")
 def test_systemd_analyze_verify_prints_nothing(tmp_path: Path) -> None:
     """systemd-analyze verify is silent for a unit full of hostile values."""
-    args: dict[str, object] = {"model-path": "/models/Kimi K2.6", "served-model-name": "a;b $(x) `y` 100% \"q\""}
+    args: dict[str, object] = {"model-path": "/models/Kimi K2.6", "served-model-name": 'a;b $(x) `y` 100% "q"'}
     env: dict[str, object] = {"NCCL_PROTO": "LL", "WEIRD": "a b\"c'$d%e\\f"}
     path = tmp_path / "sglang-t.service"
     path.write_text(render("unit", _ctx(sys.executable, args, env)))
@@ -111,7 +118,17 @@ def test_argv_env_and_yaml_exports() -> None:
     """argv is shell-quoted; env is one NAME=value per line; yaml reproduces the winner."""
     ctx = _ctx("/usr/bin/python3", {"model-path": "/m x", "tp": 8, "trust-remote-code": True}, {"A": "1 2"})
     argv_line = render("argv", ctx).strip()
-    assert shlex.split(argv_line) == ["A=1 2", "/usr/bin/python3", "-m", "sglang.launch_server", "--model-path", "/m x", "--tp", "8", "--trust-remote-code"]
+    assert shlex.split(argv_line) == [
+        "A=1 2",
+        "/usr/bin/python3",
+        "-m",
+        "sglang.launch_server",
+        "--model-path",
+        "/m x",
+        "--tp",
+        "8",
+        "--trust-remote-code",
+    ]
     assert render("env", ctx) == "A=1 2\n"
     again = parse_base(render("yaml", ctx), source="exported.yaml")
     assert again.base == ctx.candidate

@@ -24,7 +24,7 @@ def proposals(case_id: str, catalog=CATALOG):  # type: ignore[no-untyped-def]
 
 def test_seed_first_move_is_num_steps_from_draft_tokens() -> None:
     """The seed's class sets num-steps = draft tokens - 1, which is the verified fix."""
-    candidate, props = proposals("spec-eagle3-draft-tokens-topk-without-steps")
+    _, props = proposals("spec-eagle3-draft-tokens-topk-without-steps")
     first = props[0]
     assert first.move.label() == "set speculative-num-steps=2"
     assert not first.move.inferred and first.move.origin == "spec-eagle-params-incomplete"
@@ -58,7 +58,7 @@ def test_pinned_flags_are_never_touched() -> None:
     free_tp = propose(written_tp, tp_d, catalog)
     assert free_tp[0].move.label() == "set tp=4"  # the candidate's own spelling
     pinned_tp = propose(written_tp, tp_d, catalog, pinned=("tp-size",))
-    assert [p.move.label() for p in pinned_tp][0] == "set attn-dp-size=4"
+    assert pinned_tp[0].move.label() == "set attn-dp-size=4"
     assert all(e.target not in ("tp", "tp-size") for p in pinned_tp for e in p.move.edits)
 
 

@@ -21,15 +21,20 @@ def test_run_and_attempt_life_cycle(store_url: str) -> None:
     assert store.attempts(run.id)[0].state is AttemptState.RUNNING
     failure = Failure(Gate.PREFLIGHT, "cls", "fp", "AssertionError", "", Frame("f.py", 3, "fn", "assert x"), "tb")
     store.finish_attempt(
-        a1.id, state=AttemptState.FAILED, verdicts=[GateVerdict(Gate.PREFLIGHT, False, 0.5, "AssertionError")],
-        failure=failure, resolved={"page_size": 64},
+        a1.id,
+        state=AttemptState.FAILED,
+        verdicts=[GateVerdict(Gate.PREFLIGHT, False, 0.5, "AssertionError")],
+        failure=failure,
+        resolved={"page_size": 64},
     )
     move = Move((Edit(EditOp.SET, "m", "2"),), origin="cls")
     child = base.with_arg("m", "2")
     store.add_edges(run.id, base.key, [(child, move, "cls")])
     a2 = store.begin_attempt(run.id, child, parent_id=a1.id, move=move, host="sim", target_version="0.5.23")
     store.mark_launched(a2.id)
-    store.finish_attempt(a2.id, state=AttemptState.PASSED, verdicts=[GateVerdict(Gate.PREFLIGHT, True, 0.3)], failure=None)
+    store.finish_attempt(
+        a2.id, state=AttemptState.PASSED, verdicts=[GateVerdict(Gate.PREFLIGHT, True, 0.3)], failure=None
+    )
     store.finish_run(run.id, RunStatus.PASSED, a2.id)
 
     again = open_store(store_url)  # migrations are idempotent on reopen
@@ -48,7 +53,14 @@ def test_secrets_never_reach_the_database_file(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 's.db'}"
     store = open_store(url)
     run = store.create_run(name="n", base_path="b", base_text="", host="h", target="t")
-    store.begin_attempt(run.id, Candidate.build({"m": 1}, {"API_KEY": "sk-verysecret"}), parent_id=None, move=None, host="h", target_version=None)
+    store.begin_attempt(
+        run.id,
+        Candidate.build({"m": 1}, {"API_KEY": "sk-verysecret"}),
+        parent_id=None,
+        move=None,
+        host="h",
+        target_version=None,
+    )
     store.close()
     raw = b"".join(p.read_bytes() for p in tmp_path.iterdir())
     assert b"sk-verysecret" not in raw

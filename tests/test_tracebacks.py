@@ -62,7 +62,11 @@ def test_interleaved_ranks_pick_the_first_failing_rank_not_the_wrapper() -> None
     lines = []
     for i in range(20):
         for rank in range(8):
-            lines.append(json.dumps({"MESSAGE": f"[2026-05-25 19:34:{i:02d} TP{rank}] Load weight step {i}", "_PID": str(100 + rank)}))
+            lines.append(
+                json.dumps(
+                    {"MESSAGE": f"[2026-05-25 19:34:{i:02d} TP{rank}] Load weight step {i}", "_PID": str(100 + rank)}
+                )
+            )
     tb3 = [
         "[2026-05-25 19:35:00 TP3] Scheduler hit an exception: Traceback (most recent call last):",
         '  File "/opt/sglang/.venv/lib/python3.11/site-packages/sglang/srt/managers/scheduler.py", line 10, in run_scheduler_process',
@@ -77,10 +81,22 @@ def test_interleaved_ranks_pick_the_first_failing_rank_not_the_wrapper() -> None
         lines.append(json.dumps({"MESSAGE": a, "_PID": "103"}))
         lines.append(json.dumps({"MESSAGE": b, "_PID": "105"}))
     lines += [
-        json.dumps({"MESSAGE": "[2026-05-25 19:35:01] Received sigquit from a child process. It usually means the child failed.", "_PID": "99"}),
+        json.dumps(
+            {
+                "MESSAGE": "[2026-05-25 19:35:01] Received sigquit from a child process. It usually means the child failed.",
+                "_PID": "99",
+            }
+        ),
         json.dumps({"MESSAGE": "Traceback (most recent call last):", "_PID": "99"}),
-        json.dumps({"MESSAGE": '  File "/opt/sglang/.venv/lib/python3.11/site-packages/sglang/srt/entrypoints/engine.py", line 5, in _launch', "_PID": "99"}),
-        json.dumps({"MESSAGE": "RuntimeError: Rank 0 scheduler died during initialization (exit code: 1).", "_PID": "99"}),
+        json.dumps(
+            {
+                "MESSAGE": '  File "/opt/sglang/.venv/lib/python3.11/site-packages/sglang/srt/entrypoints/engine.py", line 5, in _launch',
+                "_PID": "99",
+            }
+        ),
+        json.dumps(
+            {"MESSAGE": "RuntimeError: Rank 0 scheduler died during initialization (exit code: 1).", "_PID": "99"}
+        ),
     ]
     journal = parse_text("\n".join(lines))
     assert len(journal.tracebacks) == 3
@@ -140,7 +156,7 @@ def test_json_message_as_byte_array() -> None:
 
 def test_parser_memory_is_bounded(tmp_path: Path) -> None:
     """Thousands of tracebacks keep at most the cap, and the count of the rest."""
-    tb = "Traceback (most recent call last):\n  File \"/x/sglang/a.py\", line 1, in f\nValueError: x\n"
+    tb = 'Traceback (most recent call last):\n  File "/x/sglang/a.py", line 1, in f\nValueError: x\n'
     journal = parse_text(tb * 1000)
     assert len(journal.tracebacks) == 200
     assert journal.dropped_tracebacks == 800

@@ -25,6 +25,8 @@ It runs what SGLang's own launcher runs, in the same order: ``prepare_server_arg
 pipeline-parallel checks live only there). ``steps_run`` says which of them ran.
 """
 
+from __future__ import annotations
+
 import dataclasses
 import json
 import logging
@@ -35,18 +37,19 @@ import sys
 import tempfile
 import time
 import traceback
+from typing import Any
 
-PROTOCOL_FD = None
+PROTOCOL_FD = -1
 # Fields SGLang fills with something new on every run: not a decision worth showing.
 _NOISY = {"random_seed"}
 
 
-def _emit(obj):
+def _emit(obj: dict[str, Any]) -> None:
     data = (json.dumps(obj, default=repr) + "\n").encode("utf-8")
     os.write(PROTOCOL_FD, data)
 
 
-def _jsonable(value):
+def _jsonable(value: Any) -> Any:
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
     if isinstance(value, (list, tuple)):
@@ -56,7 +59,7 @@ def _jsonable(value):
     return repr(value)
 
 
-def _steps(server_args_cls):
+def _steps(server_args_cls: type) -> list[str]:
     steps = ["prepare_server_args"]
     if hasattr(server_args_cls, "resolve_once"):
         steps.append("resolve_once")
@@ -65,8 +68,8 @@ def _steps(server_args_cls):
     return steps
 
 
-def _snapshot(obj, names):
-    out = {}
+def _snapshot(obj: Any, names: list[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
     for name in names:
         try:
             out[name] = _jsonable(getattr(obj, name))
@@ -75,7 +78,7 @@ def _snapshot(obj, names):
     return out
 
 
-def _field_names(sa):
+def _field_names(sa: Any) -> list[str]:
     """The record's fields: a dataclass before 0.5, a msgspec Struct in 0.5.x."""
     if dataclasses.is_dataclass(sa):
         return [f.name for f in dataclasses.fields(sa)]
@@ -85,9 +88,9 @@ def _field_names(sa):
     return [n for n in vars(sa) if not n.startswith("_")]
 
 
-def _resolve(argv, set_fields, steps_run):
+def _resolve(argv: list[str], set_fields: list[str], steps_run: list[str]) -> dict[str, Any]:
     """Runs in the forked child; returns the answer fields."""
-    from sglang.srt.server_args import ServerArgs, prepare_server_args
+    from sglang.srt.server_args import prepare_server_args  # type: ignore[import-not-found]
 
     sa = prepare_server_args(argv)
     steps_run.append("prepare_server_args")
@@ -101,7 +104,7 @@ def _resolve(argv, set_fields, steps_run):
         steps_run.append("check_server_args")
     view = sa
     try:
-        from sglang.srt.arg_groups.overrides import resolved_view
+        from sglang.srt.arg_groups.overrides import resolved_view  # type: ignore[import-not-found]
 
         view = resolved_view(sa)
     except Exception:
@@ -117,7 +120,7 @@ def _resolve(argv, set_fields, steps_run):
     return {"ok": True, "status": "ok", "steps_run": steps_run, "resolved": resolved, "changed": changed}
 
 
-def _child(argv, set_fields, result_fd, log_path):
+def _child(argv: list[str], set_fields: list[str], result_fd: int, log_path: str) -> None:
     # Everything SGLang prints (stdout and stderr) goes to the log file, in order.
     log_fd = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     os.dup2(log_fd, 1)
@@ -131,7 +134,7 @@ def _child(argv, set_fields, result_fd, log_path):
         stream=sys.stderr,
         force=True,
     )
-    steps_run = []
+    steps_run: list[str] = []
     try:
         answer = _resolve(argv, set_fields, steps_run)
     except BaseException as exc:  # SystemExit from argparse included
@@ -149,7 +152,7 @@ def _child(argv, set_fields, result_fd, log_path):
     os._exit(0)
 
 
-def _read_log(path, limit=2_000_000):
+def _read_log(path: str, limit: int = 2_000_000) -> str:
     try:
         with open(path, "rb") as fh:
             data = fh.read(limit + 1)
@@ -159,7 +162,7 @@ def _read_log(path, limit=2_000_000):
     return text + ("\n[autofix probe: output cut at 2 MB]\n" if len(data) > limit else "")
 
 
-def _handle(request, version):
+def _handle(request: dict[str, Any], version: str) -> dict[str, Any]:
     started = time.monotonic()
     argv = [str(a) for a in request.get("argv", [])]
     timeout = float(request.get("timeout", 120))
@@ -175,9 +178,9 @@ def _handle(request, version):
         finally:
             os._exit(70)
     os.close(write_fd)
-    chunks = []
+    chunks: list[bytes] = []
     deadline = started + timeout
-    status = None
+    status: str | None = None
     while True:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
@@ -224,7 +227,7 @@ def _handle(request, version):
     return answer
 
 
-def main():
+def main() -> int:
     global PROTOCOL_FD
     # Keep the real stdout for protocol lines; anything else printed goes to stderr.
     PROTOCOL_FD = os.dup(1)
@@ -232,10 +235,10 @@ def main():
     sys.stdout = sys.stderr
     started = time.monotonic()
     try:
-        import sglang.srt.server_args as server_args_module
+        import sglang.srt.server_args as server_args_module  # type: ignore[import-not-found]
 
         try:
-            from sglang.version import __version__ as version
+            from sglang.version import __version__ as version  # type: ignore[import-not-found]
         except Exception:
             import sglang
 

@@ -15,21 +15,24 @@ processes of the group are killed as systemd's KillMode=control-group would.
 Files in DIR: log, pid, supervisor.pid, exit.json.
 """
 
+from __future__ import annotations
+
 import json
 import os
 import signal
 import sys
 import time
+from typing import Any
 
 
-def _write(path, text):
+def _write(path: str, text: str) -> None:
     tmp = path + ".tmp"
     with open(tmp, "w") as fh:
         fh.write(text)
     os.replace(tmp, path)
 
 
-def _read_int(path):
+def _read_int(path: str) -> int | None:
     try:
         with open(path) as fh:
             return int(fh.read().strip() or 0) or None
@@ -37,7 +40,7 @@ def _read_int(path):
         return None
 
 
-def _alive(pid):
+def _alive(pid: int | None) -> bool:
     if not pid:
         return False
     try:
@@ -49,7 +52,7 @@ def _alive(pid):
     return True
 
 
-def start(directory, argv):
+def start(directory: str, argv: list[str]) -> int:
     with open(os.path.join(directory, "env.json")) as fh:
         spec = json.load(fh)
     env = dict(os.environ)
@@ -111,7 +114,7 @@ def start(directory, argv):
         except OSError:
             pass
 
-    def forward(signum, _frame):
+    def forward(signum: int, _frame: Any) -> None:
         try:
             os.killpg(child, signum)
         except OSError:
@@ -143,10 +146,10 @@ def start(directory, argv):
     os._exit(0)
 
 
-def status(directory):
+def status(directory: str) -> dict[str, Any]:
     try:
         with open(os.path.join(directory, "exit.json")) as fh:
-            info = json.load(fh)
+            info: dict[str, Any] = json.load(fh)
         info["state"] = "exited"
         return info
     except (OSError, ValueError):
@@ -160,7 +163,7 @@ def status(directory):
     return {"state": "gone", "pid": pid}
 
 
-def stop(directory, grace):
+def stop(directory: str, grace: float) -> dict[str, Any]:
     pid = _read_int(os.path.join(directory, "pid"))
     if pid:
         for sig, wait in ((signal.SIGTERM, grace), (signal.SIGKILL, 5.0)):
@@ -184,7 +187,7 @@ def stop(directory, grace):
     return status(directory)
 
 
-def main(argv):
+def main(argv: list[str]) -> int:
     if len(argv) >= 2 and argv[0] == "start" and "--" in argv:
         cut = argv.index("--")
         return start(argv[1], argv[cut + 1 :])
