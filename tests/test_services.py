@@ -1,0 +1,101 @@
+"""The process service manager on this machine: exit status, logs, group kill, env, argv."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from autofix.hosts.local import LocalHost
+from autofix.model import Candidate
+from autofix.services import ProcessManager
+from autofix.targets import Target
+
+pytestmark = pytest.mark.integration
+
+
+def wait_exit(pm: ProcessManager, handle, timeout: float = 10.0):  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        state = pm.state(handle)
+        if not state.running:
+            return state
+        time.sleep(0.05)
+    raise AssertionError("the process did not exit")
+
+
+def alive(pid: int) -> bool:
+    """Running, not merely a zombie waiting for a reaper (PID 1 here may not reap)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def script_target(tmp_path: Path, code: str) -> Target:
+    """A target whose 'module' is a script we write (python -m runs it from PYTHONPATH)."""
+    (tmp_path / "fake_server.py").write_text(code)
+    return Target("sglang", sys.executable, "fake_server", (("PYTHONPATH", str(tmp_path)),))
+
+
+def test_exit_status_log_and_exact_argv(tmp_path: Path) -> None:
+    """The exit code is recorded, stdout+stderr land in the log, argv and env arrive intact."""
+    target = script_target(
+        tmp_path,
+        "import json, os, sys\n"
+        "print(json.dumps({'argv': sys.argv[1:], 'env': os.environ.get('WEIRD')}))\n"
+        "print('to stderr', file=sys.stderr)\n"
+        "sys.exit(3)\n",
+    )
+    host = LocalHost(workdir=str(tmp_path / "work"))
+    pm = ProcessManager(host, sys.executable)
+    hostile = "a b;$(touch /tmp/pwned)`x`'\"\\%"
+    candidate = Candidate.build({"served-model-name": hostile, "flag": True}, {"WEIRD": hostile})
+    handle = pm.start("t1", candidate, target, None)
+    state = wait_exit(pm, handle)
+    assert state.exit_code == 3 and state.signal is None
+    log = pm.read_log(handle, 0).decode()
+    first = json.loads(log.splitlines()[0])
+    assert first == {"argv": ["--served-model-name", hostile, "--flag"], "env": hostile}
+    assert "to stderr" in log
+    assert not Path("/tmp/pwned").exists()
+
+
+def test_stop_kills_the_whole_process_group(tmp_path: Path) -> None:
+    """Stopping a server kills its children (the TP ranks) too, and records the signal."""
+    target = script_target(
+        tmp_path,
+        "import os, subprocess, sys, time\n"
+        "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)'])\n"
+        "open(os.environ['CHILD_PID_FILE'], 'w').write(str(child.pid))\n"
+        "time.sleep(600)\n",
+    )
+    host = LocalHost(workdir=str(tmp_path / "work"))
+    pm = ProcessManager(host, sys.executable)
+    pid_file = tmp_path / "child.pid"
+    handle = pm.start("t2", Candidate.build({}, {"CHILD_PID_FILE": str(pid_file)}), target, None)
+    deadline = time.monotonic() + 10
+    while not pid_file.exists() or not pid_file.read_text():
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    child_pid = int(pid_file.read_text())
+    assert pm.state(handle).running
+    state = pm.stop(handle, grace=5)
+    assert not state.running and state.signal is not None
+    time.sleep(0.2)
+    assert not alive(child_pid)
+
+
+def test_missing_interpreter_is_a_host_error(tmp_path: Path) -> None:
+    """A launch python that does not exist is reported, not hung on."""
+    from autofix.errors import HostError
+
+    host = LocalHost(workdir=str(tmp_path / "work"))
+    pm = ProcessManager(host, sys.executable)
+    target = Target("sglang", "/nonexistent/python", "sglang.launch_server")
+    with pytest.raises(HostError, match="could not start"):
+        pm.start("t3", Candidate.build({}), target, None)
