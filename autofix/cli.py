@@ -35,8 +35,8 @@ from .tracebacks import parse
 EXIT_INTERRUPTED = 130
 F = TypeVar("F", bound=Callable[..., Any])
 
-err = Console(stderr=True, highlight=False)
-out = Console(highlight=False)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+out = Console(highlight=False, soft_wrap=True)
 
 
 def _fail(exc: AutofixError) -> None:

@@ -11,6 +11,7 @@ its candidate runs and completed after, so a killed controller leaves a true rec
 from __future__ import annotations
 
 import time
+import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -286,7 +287,9 @@ class Runner:
     def _launch(
         self, run: Run, attempt: Attempt, candidate: Candidate, gates: Sequence[Gate], outcome: _Outcome
     ) -> _Outcome:
-        name = f"autofix-{run.id}-{attempt.seq}"
+        # Unique per launch: run ids repeat across stores, and a stale exit record in a
+        # reused directory would read as an instant crash.
+        name = f"autofix-{run.id}-{attempt.seq}-{uuid.uuid4().hex[:8]}"
         self.store.mark_launched(attempt.id)
         outcome.launched = True
         handle = self.services.start(name, candidate, self.target, self.config.launch.cwd)

@@ -55,6 +55,11 @@ def _alive(pid: int | None) -> bool:
 def start(directory: str, argv: list[str]) -> int:
     with open(os.path.join(directory, "env.json")) as fh:
         spec = json.load(fh)
+    for stale in ("exit.json", "pid", "supervisor.pid"):
+        try:
+            os.unlink(os.path.join(directory, stale))
+        except FileNotFoundError:
+            pass
     env = dict(os.environ)
     env.update({str(k): str(v) for k, v in spec.get("env", {}).items()})
     for name in spec.get("unset", []):

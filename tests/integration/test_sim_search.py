@@ -112,7 +112,9 @@ def test_export_writes_a_unit_that_systemd_accepts(seed_run: dict[str, Any]) -> 
     unit = (work / "sglang-k26-eagle3.service").read_text()
     exec_line = next(line for line in unit.splitlines() if line.startswith("ExecStart="))
     args = result["winner"]["args"]
-    assert exec_line.startswith("ExecStart=/opt/sglang/.venv/bin/python -m sglang.launch_server --model-path /models/Kimi-K2.6")
+    assert exec_line.startswith(
+        "ExecStart=/opt/sglang/.venv/bin/python -m sglang.launch_server --model-path /models/Kimi-K2.6"
+    )
     assert f"--speculative-num-steps {args['speculative-num-steps']}" in exec_line
     assert 'Environment="NCCL_PROTO=LL"' in unit and 'Environment="NCCL_ALGO=Ring"' in unit
     check = work / "check" / "sglang-k26-eagle3.service"
