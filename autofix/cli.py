@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
@@ -145,6 +146,7 @@ def search(
         max_time=max_time,
         host_label=host_spec,
     )
+    _interrupt_on_signals()
     view = SearchView(config, quiet=False)
     runner = Runner(config, options, store=store, host=host, target=target, catalog=catalog, events=view.on_event)
     try:
@@ -162,6 +164,18 @@ def search(
     if as_json:
         click.echo(json.dumps(result.to_json()))
     sys.exit(result.run.status.exit_code)
+
+
+def _interrupt_on_signals() -> None:
+    """Ctrl-C and SIGTERM (systemd, CI, kill) both stop the search cleanly: the running
+    candidate is stopped and recorded as interrupted. SIGINT is re-armed because a
+    shell starts background jobs with it ignored."""
+
+    def stop(signum: int, _frame: object) -> None:
+        raise KeyboardInterrupt(f"signal {signum}")
+
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, stop)
 
 
 def _env_float(name: str) -> float | None:

@@ -23,6 +23,7 @@ from .classify import Diagnosis, classify
 from .config import BaseConfig
 from .gates import LiveGates, Watch
 from .hosts.base import Host
+from .logs import get_logger
 from .model import (
     GATE_ORDER,
     Attempt,
@@ -41,6 +42,8 @@ from .services import ProcessManager, ServiceHandle
 from .store import Store
 from .targets import Target
 from .tracebacks import JournalParser
+
+log = get_logger("autofix.run")
 
 LOG_EXCERPT_LINES = 80
 LOG_READ_LIMIT = 256 << 20  # classify at most the last 256 MB of a journal
@@ -191,6 +194,15 @@ class Runner:
                 version, simulated = info.version, info.simulated
                 self.store.set_run_version(run.id, version)
             self.emit(RunStarted(run, version, simulated))
+            log.info("run.start", run=run.id, host=self.options.host_label, target=self.target.kind, version=version)
+            if self.config.service.conflicts:
+                # The process manager has no units to stop; systemd hosts do (issue 5).
+                self.emit(
+                    Notice(
+                        f"service.conflicts ({', '.join(self.config.service.conflicts)}) not stopped: "
+                        f"{self.options.host_label} runs candidates with the process manager, not systemd"
+                    )
+                )
             while True:
                 if attempts >= self.options.max_attempts:
                     self.emit(Notice(f"budget spent: {attempts} attempts (max {self.options.max_attempts})"))
@@ -234,6 +246,7 @@ class Runner:
         )
         self._attempt_of_key[candidate.key] = attempt.id
         self.emit(AttemptStarted(attempt, pick))
+        log.info("attempt.start", run=run.id, seq=attempt.seq, move=pick.move.label() if pick.move else None)
         try:
             outcome = self._execute(run, attempt, candidate)
         except KeyboardInterrupt:
@@ -265,6 +278,16 @@ class Runner:
             log_excerpt=outcome.log_excerpt,
         )
         self.emit(AttemptDone(done, len(children)))
+        log.info(
+            "attempt.done",
+            run=run.id,
+            seq=done.seq,
+            state=done.state.value,
+            failure_class=done.failure.class_id if done.failure else None,
+            fingerprint=done.failure.fingerprint if done.failure else None,
+            launched=done.launched,
+            children=len(children),
+        )
         return done
 
     # --- one candidate through the gates ----------------------------------------------
