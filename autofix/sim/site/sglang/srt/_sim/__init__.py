@@ -1,0 +1,1 @@
+"""Internals of the SGLang simulator: host facts, model registry, speed model."""

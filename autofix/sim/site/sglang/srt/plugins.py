@@ -1,0 +1,2 @@
+def load_plugins():
+    """Plugins are not simulated."""
