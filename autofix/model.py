@@ -204,7 +204,8 @@ class Edit:
         if self.op in (EditOp.DROP, EditOp.UNSET_ENV):
             return f"{self.op.value} {self.target}"
         if self.op is EditOp.SCALE:
-            return f"scale {self.target} x{self.value}"
+            # A realized scale move holds the new value (the factor lives in the catalogue).
+            return f"scale {self.target} to {self.value}"
         shown = " ".join(self.value) if isinstance(self.value, tuple) else self.value
         return f"{self.op.value} {self.target}={shown}"
 
