@@ -31,7 +31,7 @@ from .errors import AutofixError, ConfigError, HostError, InputError
 from .export import FORMATS, ExportContext, render
 from .model import Attempt, AttemptState, Gate, Move, Run, RunStatus, diff
 from .store import Store, default_url, open_store
-from .tracebacks import parse
+from .tracebacks import parse_stream
 
 EXIT_INTERRUPTED = 130
 F = TypeVar("F", bound=Callable[..., Any])
@@ -568,11 +568,11 @@ def classify_cmd(source: str, gate: str, as_json: bool) -> None:
 
     catalog = load_catalog()
     if source == "-":
-        journal = parse(sys.stdin.buffer)
+        journal = parse_stream(sys.stdin.buffer)
     else:
         try:
             with open(source, "rb") as fh:
-                journal = parse(fh)
+                journal = parse_stream(fh)
         except OSError as exc:
             raise InputError(f"{source}: cannot read: {exc.strerror}") from None
     diagnosis = classify(journal, catalog, Gate(gate))

@@ -41,12 +41,12 @@ from .search import Child, Pick, Search
 from .services import ProcessManager, ServiceHandle
 from .store import Store
 from .targets import Target
-from .tracebacks import JournalParser
+from .tracebacks import Journal, JournalParser, parse_text
 
 log = get_logger("autofix.run")
 
 LOG_EXCERPT_LINES = 80
-LOG_READ_LIMIT = 256 << 20  # classify at most the last 256 MB of a journal
+LOG_BLOCK = 1 << 20
 
 
 # --- events (rendered by the CLI) -----------------------------------------------------------
@@ -301,7 +301,9 @@ class Runner:
             outcome.verdicts.append(verdict)
             self.emit(GateDone(verdict))
             if not answer.ok:
-                return self._failed(outcome, Gate.PREFLIGHT, answer.output, answer.status)
+                journal = parse_text(answer.output)
+                tail = _tail(answer.output, LOG_EXCERPT_LINES)
+                return self._failed(outcome, Gate.PREFLIGHT, journal, tail, answer.status)
         live = [g for g in gates if g.on_gpus]
         if not live:
             return outcome
@@ -337,11 +339,12 @@ class Runner:
                     timed_out = gate is Gate.READY and watch.state.running
                     if watch.state.running and gate is not Gate.READY:
                         watch.poll()
-                    log = self._journal_text(handle)
                     if watch.state.gone:
                         return self._host_lost(outcome, gate, verdict.detail)
-                    return self._failed(outcome, gate, log, "timeout" if timed_out else "failed", detail=verdict.detail)
-            outcome.log_excerpt = _tail(self._journal_text(handle, limit=1 << 20), LOG_EXCERPT_LINES)
+                    journal, tail = self._read_journal(handle)
+                    status = "timeout" if timed_out else "failed"
+                    return self._failed(outcome, gate, journal, tail, status, detail=verdict.detail)
+            outcome.log_excerpt = self._read_journal(handle)[1]
             return outcome
         finally:
             self._stop_launched()
@@ -351,20 +354,25 @@ class Runner:
         if handle is not None:
             self.services.stop(handle, grace=30.0)
 
-    def _journal_text(self, handle: ServiceHandle, limit: int = LOG_READ_LIMIT) -> str:
-        data = self.services.read_log(handle, 0, limit)
-        return data.decode("utf-8", errors="replace")
-
-    def _failed(self, outcome: _Outcome, gate: Gate, log: str, status: str, detail: str = "") -> _Outcome:
+    def _read_journal(self, handle: ServiceHandle) -> tuple[Journal, str]:
+        """The whole log, parsed block by block (memory flat in its size), and its tail."""
         parser = JournalParser()
-        parser.feed_text(log)
+        offset = 0
+        while chunk := self.services.read_log(handle, offset, LOG_BLOCK):
+            parser.feed_bytes(chunk)
+            offset += len(chunk)
         journal = parser.result()
+        return journal, "\n".join(journal.tail[-LOG_EXCERPT_LINES:])
+
+    def _failed(
+        self, outcome: _Outcome, gate: Gate, journal: Journal, tail: str, status: str, detail: str = ""
+    ) -> _Outcome:
         fallback = ("Timeout", detail) if status == "timeout" else ("ProcessExit", detail or status)
         diagnosis = classify(journal, self.catalog, gate, fallback=fallback)
         outcome.state = AttemptState.TIMEOUT if status == "timeout" else AttemptState.FAILED
         outcome.diagnosis = diagnosis
         outcome.failure = diagnosis.failure
-        outcome.log_excerpt = _tail(log, LOG_EXCERPT_LINES)
+        outcome.log_excerpt = tail
         return outcome
 
     def _host_lost(self, outcome: _Outcome, gate: Gate, detail: str) -> _Outcome:

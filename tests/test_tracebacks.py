@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
 import pytest
 
-from autofix.tracebacks import parse_text
+from autofix.tracebacks import JournalParser, parse, parse_stream, parse_text
 
 from .conftest import CAPTURES, load_cases
 
@@ -160,3 +161,40 @@ def test_parser_memory_is_bounded(tmp_path: Path) -> None:
     journal = parse_text(tb * 1000)
     assert len(journal.tracebacks) == 200
     assert journal.dropped_tracebacks == 800
+
+
+def _summary(journal):  # type: ignore[no-untyped-def]
+    return (
+        [(tb.exc_type, tb.message, tb.frames, tb.rank, tb.preceding, tb.truncated) for tb in journal.tracebacks],
+        [(s.kind, s.line) for s in journal.signals],
+        journal.lines,
+    )
+
+
+@pytest.mark.parametrize("case", CASES[::7], ids=[c["id"] for c in CASES[::7]])
+def test_block_mode_line_mode_and_tiny_chunks_agree(case: dict[str, object]) -> None:
+    """The fast block scan finds exactly what the line-by-line reading finds."""
+    text = journal_json(str(case["traceback"])) + "\n" + journal_short(str(case["traceback"]), pid=7) + "\n"
+    by_line = parse(io.StringIO(text))
+    by_block = parse_text(text)
+    parser = JournalParser()
+    data = text.encode()
+    for i in range(0, len(data), 97):
+        parser.feed_bytes(data[i : i + 97])
+    assert _summary(by_line) == _summary(by_block) == _summary(parser.result())
+
+
+def test_stream_parsing_of_a_big_file_is_bounded(tmp_path: Path) -> None:
+    """A journal of many MB parses block by block with the root cause found at the end."""
+    info = "[2026-05-25 19:34:29 TP1] Decode batch. #running-req: 12, #token: 34567, gen throughput (token/s): 812.45\n"
+    tb = (CAPTURES / "tracebacks" / "par-tp-not-divisible-by-attn-dp.log").read_text()
+    path = tmp_path / "big.log"
+    with open(path, "w") as fh:
+        for _ in range(60):
+            fh.write(info * 1000)
+        fh.write(tb)
+    with open(path, "rb") as fh:
+        journal = parse_stream(fh)
+    root = journal.root_cause()
+    assert root is not None and root.exc_type == "AssertionError"
+    assert journal.lines == 60_000 + tb.count("\n")
