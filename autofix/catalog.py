@@ -17,6 +17,7 @@ Move grammar (each list item is one move; several ops in one item apply together
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -31,8 +32,9 @@ from .resources import data_path
 
 MATCH_KEYS = ("exception", "function", "file", "message", "source", "gate", "signal", "evidence")
 CLASS_KEYS = ("id", "title", "match", "moves", "note", "examples")
-FILE_KEYS = ("target", "aliases", "domains", "classes")
-VALUE_KEYS = ("from", "add", "mul", "min", "max", "default", "match", "round")
+FILE_KEYS = ("target", "aliases", "domains", "host_facts", "classes")
+VALUE_KEYS = ("from", "add", "mul", "min", "max", "default", "match", "round", "round_up_to", "divisor_of", "replace")
+FLAG_KINDS = ("bool", "bool_false", "value", "list")
 GATES = ("preflight", "start", "ready", "smoke", "bench")
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 _FLAG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
@@ -51,6 +53,9 @@ class ValueSpec:
     maximum: float | None = None
     default: Any = None
     round_to: int | None = None
+    round_up_to: str | None = None  # flag: round the value up to a multiple of its value
+    divisor_of: str | None = None  # flag: the largest divisor of its value not above ours
+    replace: tuple[str, str] | None = None  # text substitution (key.pem -> cert.pem)
 
 
 @dataclass(frozen=True)
@@ -94,10 +99,26 @@ class FailureClass:
 
 
 @dataclass(frozen=True)
+class FlagInfo:
+    """What the target's own parser says about a flag (from strategies/<target>.flags.json)."""
+
+    kind: str  # bool | bool_false | value | list
+    type: str | None = None
+    choices: tuple[Any, ...] = ()
+    default: Any = None
+
+
+@dataclass(frozen=True)
 class Catalog:
     classes: tuple[FailureClass, ...]
     aliases: Mapping[str, str] = field(default_factory=dict)  # spelling -> canonical flag
     domains: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
+    flags: Mapping[str, FlagInfo] = field(default_factory=dict)
+    # Flags that describe the host, not a choice (device): no move ever changes them.
+    host_facts: frozenset[str] = frozenset()
+
+    def flag(self, name: str) -> FlagInfo | None:
+        return self.flags.get(self.canonical(name))
 
     def get(self, class_id: str) -> FailureClass | None:
         return next((c for c in self.classes if c.id == class_id), None)
@@ -111,8 +132,8 @@ class Catalog:
         return (canonical, *sorted(k for k, v in self.aliases.items() if v == canonical))
 
     def without_classes(self) -> Catalog:
-        """The same aliases and domains with no curated classes (inference only)."""
-        return Catalog((), self.aliases, self.domains)
+        """The same aliases, domains and flag facts with no curated classes (inference only)."""
+        return Catalog((), self.aliases, self.domains, self.flags, self.host_facts)
 
 
 def load_catalog(directory: Path | None = None) -> Catalog:
@@ -126,20 +147,50 @@ def load_catalog(directory: Path | None = None) -> Catalog:
             raise CatalogError(f"{path}: cannot read: {exc}") from None
     if not texts:
         raise CatalogError(f"{root}: no strategies/*.yaml found")
-    return parse_catalog(texts)
+    flag_texts: dict[str, str] = {}
+    for path in sorted(root.glob("*.flags.json")):
+        try:
+            flag_texts[path.name] = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise CatalogError(f"{path}: cannot read: {exc}") from None
+    return parse_catalog(texts, flag_texts)
 
 
-def parse_catalog(texts: Mapping[str, str]) -> Catalog:
-    """Parse and check strategies files given as {file name: YAML text}."""
+def parse_flags(name: str, text: str) -> tuple[dict[str, FlagInfo], dict[str, str]]:
+    """A flags table: {"flags": {name: {kind, type, choices, default}}, "aliases": {...}}."""
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise CatalogError(f"{name}: not valid JSON: {exc}") from None
+    flags: dict[str, FlagInfo] = {}
+    for flag, info in (data.get("flags") or {}).items():
+        if not _FLAG.match(flag) or not isinstance(info, dict) or info.get("kind") not in FLAG_KINDS:
+            raise CatalogError(f"{name}: flags.{flag}: needs a [a-z0-9-]+ name and a kind in {FLAG_KINDS}")
+        flags[flag] = FlagInfo(info["kind"], info.get("type"), tuple(info.get("choices") or ()), info.get("default"))
+    aliases = {str(k): str(v) for k, v in (data.get("aliases") or {}).items()}
+    return flags, aliases
+
+
+def parse_catalog(texts: Mapping[str, str], flag_texts: Mapping[str, str] | None = None) -> Catalog:
+    """Parse and check strategies files given as {file name: YAML text} (and flag tables)."""
     classes: list[FailureClass] = []
     aliases: dict[str, str] = {}
     domains: dict[str, tuple[Any, ...]] = {}
+    flags: dict[str, FlagInfo] = {}
+    host_facts: set[str] = set()
+    for name, text in (flag_texts or {}).items():
+        more_flags, more_aliases = parse_flags(name, text)
+        flags.update(more_flags)
+        aliases.update(more_aliases)
     seen: dict[str, str] = {}
     for name, text in texts.items():
         try:
             data = yaml.safe_load(text) or {}
         except yaml.YAMLError as exc:
-            raise CatalogError(f"{name}: not valid YAML: {str(exc).splitlines()[0]}") from None
+            mark = getattr(exc, "problem_mark", None)
+            where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+            problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+            raise CatalogError(f"{name}: not valid YAML{where}: {problem}") from None
         if not isinstance(data, Mapping):
             raise CatalogError(f"{name}: the top level must be a mapping")
         _unknown(data, FILE_KEYS, name, "")
@@ -148,6 +199,10 @@ def parse_catalog(texts: Mapping[str, str]) -> Catalog:
             if not _FLAG.match(str(spelling)) or not _FLAG.match(str(canonical)):
                 raise CatalogError(f"{name}: aliases.{spelling}: flag names are [a-z0-9-]+")
             aliases[str(spelling)] = str(canonical)
+        for flag in data.get("host_facts") or []:
+            if not isinstance(flag, str) or not _FLAG.match(flag):
+                raise CatalogError(f"{name}: host_facts: {flag!r} is not a flag name")
+            host_facts.add(flag)
         for flag, values in (data.get("domains") or {}).items():
             if not _FLAG.match(str(flag)) or not isinstance(values, list) or not values:
                 raise CatalogError(f"{name}: domains.{flag}: must map a flag to a non-empty list")
@@ -161,7 +216,7 @@ def parse_catalog(texts: Mapping[str, str]) -> Catalog:
                 raise CatalogError(f"{name}: {cls.id}: duplicate class id (also in {seen[cls.id]})")
             seen[cls.id] = name
             classes.append(cls)
-    return Catalog(tuple(classes), aliases, domains)
+    return Catalog(tuple(classes), aliases, domains, flags, frozenset(host_facts))
 
 
 def _unknown(data: Mapping[str, Any], allowed: Sequence[str], name: str, where: str) -> None:
@@ -300,6 +355,12 @@ def _value_spec(body: Mapping[str, Any], name: str, where: str, groups: set[str]
     for key in ("add", "mul", "min", "max"):
         if key in body and (isinstance(body[key], bool) or not isinstance(body[key], int | float)):
             raise CatalogError(f"{name}: {where}.{key}: must be a number")
+    for key in ("round_up_to", "divisor_of"):
+        if key in body and (not isinstance(body[key], str) or not _FLAG.match(body[key])):
+            raise CatalogError(f"{name}: {where}.{key}: must be a flag name")
+    swap = body.get("replace")
+    if swap is not None and (not isinstance(swap, list) or len(swap) != 2 or not all(isinstance(x, str) for x in swap)):
+        raise CatalogError(f"{name}: {where}.replace: must be [old, new]")
     return ValueSpec(
         source=source,
         group=group,
@@ -309,4 +370,7 @@ def _value_spec(body: Mapping[str, Any], name: str, where: str, groups: set[str]
         maximum=body.get("max"),
         default=body.get("default"),
         round_to=body.get("round"),
+        round_up_to=body.get("round_up_to"),
+        divisor_of=body.get("divisor_of"),
+        replace=(str(swap[0]), str(swap[1])) if swap else None,
     )

@@ -85,6 +85,10 @@ def choose_subject(journal: Journal, package: str = "sglang") -> Subject | None:
     root = journal.root_cause()
     if root is not None and root.exc_type not in _NOISE_TYPES and not root.is_wrapper:
         return Subject(root.exc_type, root.message, target_frame(root, package), traceback=root)
+    # A wrapper that says how a rank died (exit code -9: the OOM killer) still beats a
+    # bare failure line; a wrapper saying only "a child failed" does not.
+    if root is not None and root.is_wrapper and "exit code" in root.message:
+        return Subject(root.exc_type, root.message, target_frame(root, package), traceback=root)
     for kind in _SIGNAL_STRENGTH:
         signal = journal.first_signal(kind)
         if signal is not None:
@@ -104,12 +108,19 @@ def fingerprint(subject: Subject, package: str = "sglang") -> str:
         parts += [f"{module_of(f.file, package)}:{f.function}" for f in frames]
         if subject.frame is not None:
             parts.append(_normalize_source(subject.frame.source))
-        if not frames:
-            parts.append(_normalize_text(tb.message))
+        # Two raise sites in one function can share a source line (`raise ValueError(`);
+        # the stem of the message, with values taken out, tells them apart.
+        parts.append(_message_stem(tb.message))
         basis = "py|" + "|".join(parts)
     else:
         basis = f"line|{subject.exception}|{_normalize_text(subject.message)}"
     return hashlib.sha256(basis.encode()).hexdigest()[:16]
+
+
+def _message_stem(message: str) -> str:
+    first = message.strip().splitlines()[0] if message.strip() else ""
+    first = re.sub(r"'[^']*'|\"[^\"]*\"", "<v>", first)
+    return _normalize_text(first.split(": ")[0])[:60]
 
 
 def _normalize_source(source: str) -> str:
@@ -229,3 +240,26 @@ def render_evidence(journal: Journal, subject: Subject) -> str:
     if len(text) > _EVIDENCE_LIMIT:
         text = "…\n" + text[-_EVIDENCE_LIMIT:]
     return text
+
+
+@dataclass(frozen=True)
+class CaptureCheck:
+    """How a set of captures with expected classes fares against a catalogue."""
+
+    checked: int
+    mismatches: tuple[tuple[str, str | None, str | None], ...]  # (capture, expected, got)
+    unexercised: tuple[str, ...]  # class ids no capture expects
+
+
+def check_captures(catalog: Catalog, captures: list[tuple[str, Journal, Gate, str | None]]) -> CaptureCheck:
+    """Classify each (name, journal, gate, expected class) and report what disagrees."""
+    mismatches = []
+    exercised: set[str] = set()
+    for name, journal, gate, expected in captures:
+        got = classify(journal, catalog, gate).failure.class_id
+        if expected is not None:
+            exercised.add(expected)
+        if got != expected:
+            mismatches.append((name, expected, got))
+    unexercised = tuple(c.id for c in catalog.classes if c.id not in exercised)
+    return CaptureCheck(len(captures), tuple(mismatches), unexercised)

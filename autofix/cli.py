@@ -604,13 +604,85 @@ def classify_cmd(source: str, gate: str, as_json: bool) -> None:
             out.print(f"  {escape(m.label())}" + (" [dim](inferred)[/]" if m.inferred else ""))
 
 
+DEFAULT_CAPTURES = Path("tests/data/journals/expected.yaml")
+
+
+def _load_captures(index: Path) -> list[tuple[str, Any, Gate, str | None]]:
+    """The capture index (file -> {class, gate}) and each capture parsed."""
+    import yaml
+
+    try:
+        entries = yaml.safe_load(index.read_text(encoding="utf-8")) or {}
+    except (OSError, yaml.YAMLError) as exc:
+        raise InputError(f"{index}: cannot read the capture index: {exc}") from None
+    if not isinstance(entries, dict):
+        raise InputError(f"{index}: must map capture files to {{class, gate}}")
+    captures = []
+    for name, spec in entries.items():
+        if not isinstance(spec, dict) or "gate" not in spec:
+            raise InputError(f"{index}: {name}: needs class: and gate:")
+        try:
+            gate = Gate(spec["gate"])
+        except ValueError:
+            raise InputError(f"{index}: {name}: unknown gate {spec['gate']!r}") from None
+        path = index.parent / str(name)
+        try:
+            with open(path, "rb") as fh:
+                journal = parse_stream(fh)
+        except OSError as exc:
+            raise InputError(f"{index}: {name}: cannot read: {exc.strerror}") from None
+        captures.append((str(name), journal, gate, spec.get("class")))
+    return captures
+
+
 @main.command()
 @click.option("--check", is_flag=True, help="Validate the catalogue (exit 2 on any problem).")
+@click.option(
+    "--captures",
+    "captures_path",
+    type=click.Path(path_type=Path),
+    help="Capture index (file -> {class, gate}) to check the catalogue against "
+    "(default tests/data/journals/expected.yaml when it exists).",
+)
 @click.option("--json", "as_json", is_flag=True)
 @handles_errors
-def strategies(check: bool, as_json: bool) -> None:
-    """List the failure classes of strategies/*.yaml."""
+def strategies(check: bool, captures_path: Path | None, as_json: bool) -> None:
+    """List the failure classes of strategies/*.yaml; --check validates them."""
+    from .classify import check_captures
+
     catalog: Catalog = load_catalog()
+    if check:
+        index = captures_path or (DEFAULT_CAPTURES if DEFAULT_CAPTURES.exists() else None)
+        report = check_captures(catalog, _load_captures(index)) if index else None
+        if as_json:
+            click.echo(
+                json.dumps(
+                    {
+                        "classes": len(catalog.classes),
+                        "captures": report.checked if report else 0,
+                        "mismatches": [
+                            {"capture": n, "expected": e, "got": g} for n, e, g in (report.mismatches if report else ())
+                        ],
+                        "unexercised": list(report.unexercised) if report else [c.id for c in catalog.classes],
+                    }
+                )
+            )
+        else:
+            out.print(
+                f"{len(catalog.classes)} classes, {len(catalog.aliases)} aliases, {len(catalog.flags)} flags: valid"
+            )
+            if report is None:
+                out.print("no capture index given: cannot say which classes are exercised")
+            else:
+                out.print(f"{report.checked} captures checked from {index}")
+                for name, expected, got in report.mismatches:
+                    out.print(f"[red]mismatch[/] {escape(name)}: expected {expected}, got {got}")
+                if report.unexercised:
+                    names = ", ".join(report.unexercised)
+                    out.print(f"[yellow]{len(report.unexercised)} classes no capture exercises:[/] {names}")
+        if report is not None and report.mismatches:
+            sys.exit(1)
+        return
     if as_json:
         click.echo(
             json.dumps(
@@ -620,9 +692,6 @@ def strategies(check: bool, as_json: bool) -> None:
                 ]
             )
         )
-        return
-    if check:
-        out.print(f"{len(catalog.classes)} classes, {len(catalog.aliases)} aliases, {len(catalog.domains)} domains: ok")
         return
     table = Table(title="failure classes")
     for col in ("id", "file", "moves", "title"):

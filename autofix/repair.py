@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import difflib
+import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -64,7 +65,10 @@ class Flags:
         return resolved.get(field_name(self.catalog.canonical(flag)))
 
     def is_pinned(self, flag: str) -> bool:
-        return self.catalog.canonical(flag) in self.pinned
+        return self.catalog.canonical(flag) in self.pinned or self.is_host_fact(flag)
+
+    def is_host_fact(self, flag: str) -> bool:
+        return self.catalog.canonical(flag) in self.catalog.host_facts
 
 
 def field_name(flag: str) -> str:
@@ -194,12 +198,25 @@ def _compute(spec: ValueSpec, flags: Flags, resolved: Mapping[str, object], grou
         base = spec.default
     if base is None:
         return None
-    if spec.add == 0 and spec.mul == 1 and spec.minimum is None and spec.maximum is None:
+    if spec.replace is not None:
+        base = str(base).replace(*spec.replace)
+    plain = spec.add == 0 and spec.mul == 1 and spec.minimum is None and spec.maximum is None
+    if plain and spec.round_up_to is None and spec.divisor_of is None:
         return base
     number = _number(base)
     if number is None:
         return None
     result = number * spec.mul + spec.add
+    if spec.round_up_to is not None:
+        step = _number(flags.value(spec.round_up_to, resolved))
+        if not step or step <= 0:
+            return None
+        result = math.ceil(result / step) * step
+    if spec.divisor_of is not None:
+        whole = _number(flags.value(spec.divisor_of, resolved))
+        if not whole or whole <= 0 or not float(whole).is_integer():
+            return None
+        result = max(d for d in range(1, int(whole) + 1) if int(whole) % d == 0 and d <= max(result, 1))
     if spec.minimum is not None:
         result = max(result, float(spec.minimum))
     if spec.maximum is not None:
@@ -256,21 +273,38 @@ def _is_noop(edit: Edit, candidate: Candidate) -> bool:
 # --- inferred moves ------------------------------------------------------------------------
 
 _FLAG_IN_TEXT = re.compile(r"--([a-z0-9][a-z0-9-]*)")
-_REQUIRES_VALUE = re.compile(
-    r"(?:requires|use|set|pass|only supports|must be|needs?)\s+--([a-z0-9][a-z0-9-]*)(?:\s*=\s*|\s+)'?\"?([\w.:/-]+)"
+_VALUE = r"'?\"?(?P<value>[A-Za-z0-9_][\w.:/-]*)"
+_SUGGESTED_VALUE = re.compile(
+    r"(?i:requires|use|set|pass|run with|only supports|must be|needs?)\s+--(?P<flag>[a-z0-9][a-z0-9-]*)(?:\s*=\s*|\s+)"
+    + _VALUE
 )
-_REQUIRES_FLAG = re.compile(
-    r"requires\s+--([a-z0-9][a-z0-9-]*)(?:\s+(?:to be (?:set|specified|enabled)|as well|and --([a-z0-9][a-z0-9-]*)))?"
+_PAREN_VALUE = re.compile(r"\((?P<flag>[a-z][a-z0-9-]*[a-z0-9])=(?P<value>[\w.-]+)\)")
+_MUST_BE_NUMBER = re.compile(r"--(?P<flag>[a-z0-9][a-z0-9-]*) must be [^:]*:\s*(?P<value>-?\d+(?:\.\d+)?)\s*\.?$")
+_TURN_ON = re.compile(
+    r"(?i:requires|run with|needs?|use|enable|specify|pass)\s+(?:both\s+)?--(?P<flag>[a-z0-9][a-z0-9-]*)"
 )
-_DROP_HINT = re.compile(
-    r"(?:incompatible with|conflicts? with|cannot be combined with|not supported (?:together )?with"
-    r"|does not support|drop)\s+--([a-z0-9][a-z0-9-]*)"
+_AND_FLAG = re.compile(r"--(?P<a>[a-z0-9][a-z0-9-]*)\s+and\s+--(?P<b>[a-z0-9][a-z0-9-]*)")
+_TO_BE_ENABLED = re.compile(r"requires (?P<words>[a-z][a-z ]+?) to be enabled")
+_NOT_IN_LIST = re.compile(r"--(?P<flag>[a-z0-9][a-z0-9-]*)[= ](?P<value>\S+?) is not in [^\[]*\[(?P<items>[^\]]*)\]")
+_DROP_OBJECT = re.compile(
+    r"(?:incompatible with|cannot be combined with|not supported (?:together )?with"
+    r"|does not support|(?<![a-z])drop)\s+--([a-z0-9][a-z0-9-]*)"
+)
+_NOT_SUPPORTED = re.compile(r"^--(?P<flag>[a-z0-9][a-z0-9-]*)(?:[= ]\S+)? is not supported(?! (?:together )?with)")
+_CONFLICTS = re.compile(r"^--(?P<flag>[a-z0-9][a-z0-9-]*)\S* conflicts with")
+_NEEDS_HARDWARE = re.compile(
+    r"^--(?P<flag>[a-z0-9][a-z0-9-]*)(?:=|\s+)(?P<value>[\w.-]+) (?:requires|is only supported on|only supports)"
+    r"\s+(?:an? )?(?:NVIDIA|CUDA|SM\d|Hopper|Blackwell|ROCm|.*GPU)"
+)
+_OUT_OF_RANGE = re.compile(
+    r"--(?P<flag>[a-z0-9][a-z0-9-]*)\S* (?:should be in range|must be (?:positive|between|a positive|> ?0|>= ?1))"
 )
 _INVALID_CHOICE = re.compile(
     r"argument (?:--)?([a-z0-9][a-z0-9-]*)(?:/[^:]*)?: invalid choice: '?([^'(]*?)'? \(choose from (.*)\)"
 )
 _UNRECOGNIZED = re.compile(r"unrecognized arguments: (.*)")
 _BAD_VALUE = re.compile(r"argument (?:--)?([a-z0-9][a-z0-9-]*)(?:/[^:]*)?: (?:expected|invalid \w+ value)")
+_STOPWORDS = frozenset({"to", "be", "and", "or", "is", "the", "a", "an", "with", "for", "as", "well", "in", "of"})
 
 
 def infer(subject: Subject, flags: Flags, resolved: Mapping[str, object]) -> list[Move]:
@@ -279,9 +313,12 @@ def infer(subject: Subject, flags: Flags, resolved: Mapping[str, object]) -> lis
     message = subject.message or ""
     moves.extend(_from_argparse(message, flags))
     moves.extend(_from_message(message, flags))
+    if subject.exception.rsplit(".", 1)[-1] == "ZeroDivisionError":
+        zeros = [name for name, value in flags.candidate.args if value == "0" and not flags.is_pinned(name)]
+        moves.extend(_inferred([Edit(EditOp.DROP, name)], "zero") for name in zeros)
     if subject.frame is not None and subject.frame.source:
         moves.extend(_from_source(subject.frame.source, flags))
-    return moves
+    return [m for m in moves if not any(flags.is_host_fact(e.target) for e in m.edits if not e.op.on_env)]
 
 
 def _inferred(edits: Sequence[Edit], origin: str) -> Move:
@@ -294,7 +331,8 @@ def _from_argparse(message: str, flags: Flags) -> list[Move]:
     if choice:
         flag, given, listed = choice.group(1), choice.group(2), choice.group(3)
         choices = [c.strip().strip("'\"") for c in listed.split(",") if c.strip()]
-        for best in closest_choices(given, choices)[:2]:
+        preferred = [str(v) for v in flags.catalog.domains.get(flags.catalog.canonical(flag), ())]
+        for best in closest_choices(given, choices, preferred)[:2]:
             out.append(_inferred([Edit(EditOp.SET, flags.target(flag), best)], "argparse"))
         if flags.spelling(flag):
             out.append(_inferred([Edit(EditOp.DROP, flags.target(flag))], "argparse"))
@@ -309,10 +347,15 @@ def _from_argparse(message: str, flags: Flags) -> list[Move]:
     return out
 
 
-def closest_choices(given: str, choices: Sequence[str]) -> list[str]:
-    """Valid choices nearest to what was given: prefix matches first, then by similarity."""
+def closest_choices(given: str, choices: Sequence[str], preferred: Sequence[str] = ()) -> list[str]:
+    """Valid choices nearest to what was given: prefix matches first (in the catalogue's
+    order of preference for the flag, then the parser's), then by similarity."""
     given_l = given.lower()
-    prefixed = [c for c in choices if c.lower().startswith(given_l) and given_l]
+    rank = {c: i for i, c in enumerate(preferred)}
+    prefixed = sorted(
+        (c for c in choices if given_l and c.lower().startswith(given_l)),
+        key=lambda c: (rank.get(c, len(rank)), choices.index(c)),
+    )
     similar = difflib.get_close_matches(given, choices, n=len(choices), cutoff=0.0)
     return list(dict.fromkeys([*prefixed, *similar]))
 
@@ -322,25 +365,98 @@ def _domain_first(flag: str, flags: Flags) -> ArgValue | None:
     return normalize_value(values[0]) if values else None
 
 
+def _turn_on_value(flag: str, flags: Flags) -> ArgValue | None:
+    """The value that sets a flag that is not set: a bare flag, or the domain's first."""
+    info = flags.catalog.flag(flag)
+    if info is not None and info.kind == "bool":
+        return True
+    return _domain_first(flag, flags)
+
+
+def _valid_value(flag: str, value: str, flags: Flags) -> bool:
+    if value.lower() in _STOPWORDS:
+        return False
+    info = flags.catalog.flag(flag)
+    if info is None:
+        return not flags.catalog.flags  # no flag table: take the message's word for it
+    if info.kind in ("bool", "bool_false"):
+        return False
+    return not info.choices or value in [str(c) for c in info.choices]
+
+
+def _nearest(value: str, items: Sequence[str]) -> str | None:
+    try:
+        target = float(value)
+        numbers = [(float(i), i) for i in items]
+    except ValueError:
+        return None
+    if not numbers:
+        return None
+    return min(numbers, key=lambda n: (abs(n[0] - target), -n[0]))[1]
+
+
 def _from_message(message: str, flags: Flags) -> list[Move]:
     out: list[Move] = []
-    for flag, value in _REQUIRES_VALUE.findall(message):
-        value = value.rstrip(".,;)")
-        if value and not value.startswith("-") and value.lower() not in ("to", "be", "and", "or", "is"):
-            out.append(_inferred([Edit(EditOp.SET, flags.target(flag), value)], "message"))
-    for match in _REQUIRES_FLAG.finditer(message):
-        for flag in filter(None, match.groups()):
-            if flags.spelling(flag) is None:
-                value = _domain_first(flag, flags)
-                if value is not None:
-                    out.append(_inferred([Edit(EditOp.SET, flag, value)], "message"))
-    for flag in _DROP_HINT.findall(message):
+
+    def add(edits: list[Edit], origin: str = "message") -> None:
+        out.append(_inferred(edits, origin))
+
+    unsupported = _NOT_SUPPORTED.search(message)
+    if unsupported and flags.spelling(unsupported.group("flag")):
+        add([Edit(EditOp.DROP, flags.target(unsupported.group("flag")))])
+    for found in _NOT_IN_LIST.finditer(message):
+        items = [i.strip().strip("'\"") for i in found.group("items").split(",") if i.strip()]
+        best = _nearest(found.group("value"), items)
+        if best is not None:
+            add([Edit(EditOp.SET, flags.target(found.group("flag")), best)])
+    for found in _MUST_BE_NUMBER.finditer(message):
+        add([Edit(EditOp.SET, flags.target(found.group("flag")), found.group("value"))])
+    for found in _SUGGESTED_VALUE.finditer(message):
+        flag, value = found.group("flag"), found.group("value").rstrip(".,;)")
+        if _valid_value(flag, value, flags):
+            add([Edit(EditOp.SET, flags.target(flag), value)])
+    for found in _PAREN_VALUE.finditer(message):
+        flag, value = found.group("flag"), found.group("value")
+        if flags.catalog.flag(flag) is not None and _valid_value(flag, value, flags):
+            add([Edit(EditOp.SET, flags.target(flag), value)])
+    for found in _AND_FLAG.finditer(message):
+        names = [found.group("a"), found.group("b")]
+        if all(flags.spelling(n) is None for n in names):
+            values = [_turn_on_value(n, flags) for n in names]
+            if all(v is not None for v in values):
+                add([Edit(EditOp.SET, n, v) for n, v in zip(names, values, strict=True)])
+    for found in _TURN_ON.finditer(message):
+        flag = found.group("flag")
+        if flags.spelling(flag) is None:
+            value = _turn_on_value(flag, flags)
+            if value is not None:
+                add([Edit(EditOp.SET, flag, value)])
+    for found in _TO_BE_ENABLED.finditer(message):
+        disabling = "disable-" + "-".join(found.group("words").split())
+        if flags.spelling(disabling):
+            add([Edit(EditOp.DROP, flags.target(disabling))])
+    conflict = _CONFLICTS.search(message)
+    if conflict and flags.spelling(conflict.group("flag")):
+        add([Edit(EditOp.DROP, flags.target(conflict.group("flag")))])
+    for flag in _DROP_OBJECT.findall(message):
         if flags.spelling(flag):
-            out.append(_inferred([Edit(EditOp.DROP, flags.target(flag))], "message"))
+            add([Edit(EditOp.DROP, flags.target(flag))])
+    hardware = _NEEDS_HARDWARE.search(message)
+    if hardware and flags.spelling(hardware.group("flag")):
+        flag, value = hardware.group("flag"), hardware.group("value")
+        info = flags.catalog.flag(flag)
+        preferred = [str(v) for v in flags.catalog.domains.get(flags.catalog.canonical(flag), ())]
+        choices = [str(c) for c in (info.choices if info else ())]
+        others = [c for c in dict.fromkeys([*preferred, *choices]) if c != value and c in choices]
+        if others:
+            add([Edit(EditOp.SET, flags.target(flag), others[0])])
+    for found in _OUT_OF_RANGE.finditer(message):
+        if flags.spelling(found.group("flag")):  # back to SGLang's own default
+            add([Edit(EditOp.DROP, flags.target(found.group("flag")))])
     # Last resort: a flag the message names and the candidate sets goes back to its default.
     for flag in dict.fromkeys(_FLAG_IN_TEXT.findall(message)):
         if flags.spelling(flag):
-            out.append(_inferred([Edit(EditOp.DROP, flags.target(flag))], "message"))
+            add([Edit(EditOp.DROP, flags.target(flag))])
     return out
 
 
@@ -365,10 +481,12 @@ def _field_of(node: ast.expr) -> str | None:
 
 
 def _const(node: ast.expr) -> Any:
+    """A constant, or a tuple of the constants of a literal collection."""
     if isinstance(node, ast.Constant):
         return node.value
-    if isinstance(node, ast.List | ast.Tuple | ast.Set) and node.elts and isinstance(node.elts[0], ast.Constant):
-        return node.elts[0].value
+    if isinstance(node, ast.List | ast.Tuple | ast.Set) and node.elts:
+        values = tuple(e.value for e in node.elts if isinstance(e, ast.Constant))
+        return values or None
     return None
 
 
@@ -428,15 +546,20 @@ def moves_to_satisfy(field: str, relation: str, const: Any, flags: Flags, origin
     flag = flag_name(field)
     present = flags.spelling(flag) is not None
     target = flags.target(flag)
+    info = flags.catalog.flag(flag)
+    default = info.default if info is not None else None
+    allowed = const if isinstance(const, tuple) else (const,)
     edits: list[Edit] = []
     if relation in ("is", "falsy") and const is None and present:
         edits = [Edit(EditOp.DROP, target)]
-    elif relation in ("==", "in") and const is not None and not isinstance(const, bool):
-        edits = [Edit(EditOp.SET, target, str(const))]
+    elif relation in ("==", "in") and present and (None in allowed or (default is not None and default in allowed)):
+        edits = [Edit(EditOp.DROP, target)]  # the default satisfies it: go back to it
+    elif relation in ("==", "in") and allowed[0] is not None and not isinstance(allowed[0], bool):
+        edits = [Edit(EditOp.SET, target, str(allowed[0]))]
     elif relation in ("!=", "not in") and present:
         edits = [Edit(EditOp.DROP, target)]
     elif relation in ("is not", "truthy") and not present:
-        value = _domain_first(flag, flags)
+        value = _turn_on_value(flag, flags)
         if value is not None:
             edits = [Edit(EditOp.SET, target, value)]
     return [_inferred(edits, origin)] if edits else []

@@ -81,6 +81,10 @@ _SIGNAL_HINT = re.compile(
     r"|already in use|Segmentation|SEGV|exit status|Killed|KILL|oom-kill|Main process exited|signal 11"
 )
 
+# A pipe to a dead child breaking says less than the wrapper that reports the death.
+_IPC_NOISE = frozenset({"EOFError", "BrokenPipeError", "ConnectionResetError", "ConnectionRefusedError"})
+_QUIET_EXITS = frozenset({"SystemExit", "KeyboardInterrupt"})
+
 # Wrapper exceptions: they report that a child failed, the child holds the cause.
 _WRAPPER = re.compile(
     r"scheduler died|Received sigquit|child process|scheduler.*(?:dead|exited)|"
@@ -183,7 +187,8 @@ def root_cause(tracebacks: Iterable[Traceback]) -> Traceback | None:
     """The first failing rank's original exception.
 
     Wrappers (the parent's "scheduler died", sigquit reports) and ``SystemExit`` after
-    an argparse error never win over a real exception; rank processes win over the
+    an argparse error never win over a real exception, and a broken pipe to a dead child
+    never wins over the wrapper that reports the death; rank processes win over the
     launcher; among equals the earliest printed wins, not the last; within one chain
     the first exception (the one the others were raised from or during) wins.
     """
@@ -193,8 +198,8 @@ def root_cause(tracebacks: Iterable[Traceback]) -> Traceback | None:
         for depth, tb in enumerate(head.chain_list()):
             if not tb.exc_type:
                 continue
-            noise = tb.is_wrapper or tb.exc_type in ("SystemExit", "KeyboardInterrupt")
-            key = (int(noise), 0 if head.rank else 1, head.order, -depth)
+            noise = 2 if tb.exc_type in _IPC_NOISE else int(tb.is_wrapper or tb.exc_type in _QUIET_EXITS)
+            key = (noise, 0 if head.rank else 1, head.order, -depth)
             if best_key is None or key < best_key:
                 best, best_key = tb, key
     return best

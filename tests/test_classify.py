@@ -70,10 +70,10 @@ def test_runtime_signal_classes_match_without_a_python_traceback() -> None:
 
 def test_unmatched_failure_is_unclassified_with_a_fingerprint() -> None:
     """A failure no class matches still gets a fingerprint and its frame."""
-    d = diagnose("mamba-flashinfer-backend-on-cpu")
+    d = diagnose("val-sampling-mask-max-tokens-zero")
     assert d.failure.class_id is None
     assert len(d.failure.fingerprint) == 16
-    assert d.failure.frame is not None and d.failure.frame.function == "handle_mamba_backend"
+    assert d.failure.frame is not None and d.failure.frame.function == "validate_sampling_mask_max_tokens"
 
 
 def test_catalogue_check_rejects_bad_data() -> None:
