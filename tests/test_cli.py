@@ -84,6 +84,9 @@ def test_classify_json_offline() -> None:
     assert data["frame"]["function"] == "_handle_eagle_family"
     # Offline there is no argv to compute num-steps from; the class's other moves remain.
     labels = [(m["op"], m["flag"]) for m in data["moves"]]
-    assert labels[0] == ("drop", "speculative-eagle-topk") and data["moves"][0]["with"][0]["flag"] == "speculative-num-draft-tokens"
+    assert (
+        labels[0] == ("drop", "speculative-eagle-topk")
+        and data["moves"][0]["with"][0]["flag"] == "speculative-num-draft-tokens"
+    )
     assert ("set", "speculative-num-steps") in labels
     assert set(data) == {"class", "fingerprint", "exception", "message", "frame", "moves"}
