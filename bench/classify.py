@@ -20,11 +20,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -135,18 +133,26 @@ def run_autofix(path: Path) -> dict[str, object]:
     return result
 
 
+MEASURE = """
+import resource, subprocess, sys, time
+start = time.perf_counter()
+done = subprocess.run(["bash", "-c", sys.argv[1]], capture_output=True, text=True)
+seconds = time.perf_counter() - start
+sys.stdout.write(f"{seconds} {resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}\\n" + done.stdout)
+"""
+
+
 def run_shell(command: str) -> dict[str, object]:
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    done = subprocess.run(["bash", "-c", command], capture_output=True, text=True, check=False)
-    seconds = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    lines = [ln for ln in done.stdout.splitlines() if ln.strip()]
-    shown = lines[-1][-90:] if lines else "(nothing)"
+    """Run a shell pipeline in a fresh process that reports its own children's peak RSS."""
+    done = subprocess.run([sys.executable, "-c", MEASURE, command], capture_output=True, text=True, check=True)
+    head, _, output = done.stdout.partition("\n")
+    seconds, rss_kb = head.split()
+    lines = [ln for ln in output.splitlines() if ln.strip()]
     return {
-        "seconds": seconds,
-        "rss_mb": max(after.ru_maxrss, before.ru_maxrss) / 1024,
-        "found": f"{len(lines)} line(s); last: {shown}",
+        "seconds": float(seconds),
+        "rss_mb": int(rss_kb) / 1024,
+        "found": f"{len(lines)} bare line(s)",
+        "lines": lines,
     }
 
 
@@ -176,6 +182,10 @@ def main() -> int:
             rate = mb / seconds if name != rows[1][0] else float("nan")
             rate_text = f"{rate:8.1f}" if rate == rate else "     n/a"
             print(f"{name:<34} {rate_text} {seconds:8.2f} {float(str(result['rss_mb'])):7.0f}MB  {result['found']}")
+        for name, result, _ in rows[1:]:
+            print(f"\n{name} printed:")
+            for line in list(result.get("lines", []))[:6]:  # type: ignore[call-overload]
+                print(f"  {str(line)[-150:]}")
         print(
             f"\nautofix peak RSS: {float(str(small_autofix['rss_mb'])):.0f} MB at {small_size:.0f} MB of journal, "
             f"{float(str(rows[0][1]['rss_mb'])):.0f} MB at {size:.0f} MB (flat in file size)"

@@ -198,3 +198,20 @@ def test_stream_parsing_of_a_big_file_is_bounded(tmp_path: Path) -> None:
     root = journal.root_cause()
     assert root is not None and root.exc_type == "AssertionError"
     assert journal.lines == 60_000 + tb.count("\n")
+
+
+def test_value_error_whose_text_starts_with_warning() -> None:
+    """'ValueError: Warning: …' is an exception, not one of the UserWarning lines before it."""
+    text = "\n".join(
+        [
+            "/opt/x/sglang/srt/layers/quantization/awq/awq.py:53: UserWarning: Only CUDA, HIP and XPU support AWQ currently.",
+            '  warnings.warn(f"Only CUDA, HIP and XPU support AWQ currently.")',
+            "Traceback (most recent call last):",
+            '  File "/opt/x/sglang/srt/multimodal/processors/base_processor.py", line 1207, in process',
+            "    raise ValueError(",
+            "ValueError: Warning: More image data items provided than corresponding tokens found in the prompt.",
+        ]
+    )
+    root = parse_text(text).root_cause()
+    assert root is not None and root.exc_type == "ValueError"
+    assert root.message.startswith("Warning: More image data items")
