@@ -351,7 +351,7 @@ def history(run_id: int | None, db_url: str | None, as_json: bool) -> None:
         )
         return
     table = Table(title=f"run {run.id}: {run.name} on {run.host} ({run.target}) - {run.status.value}")
-    for col in ("#", "id", "parent", "move", "state", "class", "gates", "seconds"):
+    for col in ("#", "id", "parent", "move", "state", "class", "gates", "SGLang rewrote", "seconds"):
         table.add_column(col, overflow="fold")
     for a in attempts:
         parent = f"#{by_id[a.parent_id].seq}" if a.parent_id in by_id else "-"
@@ -365,9 +365,22 @@ def history(run_id: int | None, db_url: str | None, as_json: bool) -> None:
             _state_markup(a.state),
             escape(a.failure.class_id or "unclassified") if a.failure else "-",
             gates,
+            escape(_rewrites(a)),
             _duration(a.started_at, a.ended_at),
         )
     out.print(table)
+
+
+def _rewrites(attempt: Attempt) -> str:
+    """The values the operator set that SGLang silently changed (from preflight)."""
+    changed = dict(attempt.resolved).get("__changed__")
+    if not isinstance(changed, dict):
+        return ""
+    set_fields = {flag.replace("-", "_") for flag, _ in attempt.candidate.args}
+    shown = [
+        f"{name} {raw}->{value}" for name, (raw, value) in changed.items() if name in set_fields and raw is not None
+    ]
+    return ", ".join(shown)
 
 
 def _status_markup(status: RunStatus) -> str:

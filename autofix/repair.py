@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import difflib
+import itertools
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -21,6 +22,7 @@ from typing import Any
 from .catalog import Catalog, EditSpec, MoveSpec, ValueSpec
 from .classify import Diagnosis, Subject
 from .model import ArgValue, Candidate, Edit, EditOp, Move, normalize_value
+from .source import Conjunction, alternatives, failing_site
 
 
 @dataclass(frozen=True)
@@ -104,9 +106,15 @@ def propose(
     *,
     pinned: Iterable[str] = (),
     resolved: Mapping[str, object] | None = None,
+    source: str | None = None,
     extra: Sequence[Move] = (),
 ) -> list[Proposal]:
-    """Every child worth trying, best first: curated, then inferred (``extra`` last)."""
+    """Every child worth trying, best first: curated, then inferred (``extra`` last).
+
+    ``source`` is the text of the failing frame's file as installed on the host; with it
+    the whole failing statement and its enclosing ``if`` tests are read, not just the
+    line the traceback shows.
+    """
     flags = Flags(candidate, catalog, pinned)
     resolved = resolved or {}
     moves: list[Move] = []
@@ -116,7 +124,7 @@ def propose(
             move = realize(spec, flags, resolved, diagnosis.groups, origin=cls.id)
             if move is not None:
                 moves.append(move)
-    moves.extend(infer(diagnosis.subject, flags, resolved))
+    moves.extend(infer(diagnosis.subject, flags, resolved, source))
     moves.extend(extra)
 
     proposals: list[Proposal] = []
@@ -307,8 +315,8 @@ _BAD_VALUE = re.compile(r"argument (?:--)?([a-z0-9][a-z0-9-]*)(?:/[^:]*)?: (?:ex
 _STOPWORDS = frozenset({"to", "be", "and", "or", "is", "the", "a", "an", "with", "for", "as", "well", "in", "of"})
 
 
-def infer(subject: Subject, flags: Flags, resolved: Mapping[str, object]) -> list[Move]:
-    """Moves read off the failure text and the failing assert; all labelled inferred."""
+def infer(subject: Subject, flags: Flags, resolved: Mapping[str, object], source: str | None = None) -> list[Move]:
+    """Moves read off the failure text and the failing code; all labelled inferred."""
     moves: list[Move] = []
     message = subject.message or ""
     moves.extend(_from_argparse(message, flags))
@@ -316,7 +324,10 @@ def infer(subject: Subject, flags: Flags, resolved: Mapping[str, object]) -> lis
     if subject.exception.rsplit(".", 1)[-1] == "ZeroDivisionError":
         zeros = [name for name, value in flags.candidate.args if value == "0" and not flags.is_pinned(name)]
         moves.extend(_inferred([Edit(EditOp.DROP, name)], "zero") for name in zeros)
-    if subject.frame is not None and subject.frame.source:
+    from_file = source_moves(source, subject.frame.line, flags) if source and subject.frame else None
+    if from_file is not None:
+        moves.extend(from_file)
+    elif subject.frame is not None and subject.frame.source:
         moves.extend(_from_source(subject.frame.source, flags))
     return [m for m in moves if not any(flags.is_host_fact(e.target) for e in m.edits if not e.op.on_env)]
 
@@ -573,3 +584,106 @@ def _from_source(source: str, flags: Flags) -> list[Move]:
     for field, relation, const in conditions(expr):
         out.extend(moves_to_satisfy(field, relation, const, flags, "assert"))
     return out
+
+
+# --- source-aware inference: the whole failing statement and its branches ------------------
+
+
+def source_moves(source: str, line: int, flags: Flags) -> list[Move] | None:
+    """Moves that make the failing assert hold, or the branch around it not be taken.
+
+    None when the failing statement cannot be found in ``source`` (the caller then falls
+    back to the one line the traceback shows).
+    """
+    site = failing_site(source, line)
+    if site is None:
+        return None
+    conjunctions: list[Conjunction] = []
+    if site.kind == "assert" and site.test is not None:
+        conjunctions += alternatives(site.test, True) or []
+    for test, in_body in site.branches:
+        conjunctions += alternatives(test, not in_body) or []
+    moves: list[Move] = []
+    toggles: list[Move] = []
+    for conjunction in conjunctions:
+        for edits in _edits_for(conjunction, flags):
+            move = _inferred(edits, "source")
+            # Switching a feature on changes what the operator asked for more than
+            # giving a value does: such moves go last.
+            (toggles if any(e.value is True for e in edits) else moves).append(move)
+    unique: dict[str, Move] = {}
+    for move in [*moves, *toggles]:
+        unique.setdefault(move.label(), move)
+    return list(unique.values())
+
+
+def _edits_for(conjunction: Conjunction, flags: Flags) -> list[list[Edit]]:
+    options: list[list[list[Edit]]] = []
+    for field, relation, value in conjunction:
+        choice = _satisfy(field, relation, value, flags)
+        if choice is None:
+            return []  # this condition cannot be met by a flag: the conjunction cannot
+        options.append(choice)
+    out: list[list[Edit]] = []
+    for combo in itertools.islice(itertools.product(*options), 16):
+        edits = [e for part in combo for e in part]
+        targets = [e.target for e in edits]
+        if edits and len(set(targets)) == len(targets):
+            out.append(edits)
+    return out
+
+
+def _satisfy(field: str, relation: str, value: object, flags: Flags) -> list[list[Edit]] | None:
+    """Edit sets that make ``cfg.<field> <relation> <value>`` hold; ``[[]]``: nothing to do
+    (as far as the flags say it holds); None: no flag can make it hold."""
+    flag = flag_name(field)
+    info = flags.catalog.flag(flag)
+    if info is None and flags.catalog.flags:
+        return [[]]  # not a flag (a resolved or derived field): leave it to the rest
+    present = flags.spelling(flag) is not None
+    current = flags.candidate.arg(flags.spelling(flag)) if present else None  # type: ignore[arg-type]
+    target = flags.target(flag)
+    domain = [normalize_value(v) for v in flags.catalog.domains.get(flags.catalog.canonical(flag), ())]
+    is_bool = info is not None and info.kind == "bool"
+    drop = [[Edit(EditOp.DROP, target)]]
+
+    def sets(values: Iterable[object]) -> list[list[Edit]]:
+        return [[Edit(EditOp.SET, target, v)] for v in values if v is not None]  # type: ignore[arg-type]
+
+    if (relation == "is" and value is None) or relation == "falsy" or (relation == "==" and value is False):
+        return drop if present else [[]]
+    if (relation == "is not" and value is None) or relation == "truthy" or (relation == "==" and value is True):
+        if present:
+            return [[]]
+        return [[Edit(EditOp.SET, target, True)]] if is_bool else (sets(domain) or None)
+    if relation == "==":
+        if present and str(current) == str(value):
+            return [[]]
+        default = info.default if info is not None else None
+        return drop if present and default == value else sets([normalize_value(value)])
+    if relation in ("in", "not in") and isinstance(value, tuple):
+        inside = [str(v) for v in value if v is not None]
+        if relation == "in":
+            if present and str(current) in inside:
+                return [[]]
+            if None in value and present:
+                return drop
+            return sets(normalize_value(v) for v in value if v is not None) or None
+        if not present or str(current) not in inside:
+            return [[]]
+        return drop + sets(v for v in domain if str(v) not in inside)
+    if relation == "!=":
+        if present and str(current) != str(value):
+            return [[]]
+        return (drop if present else []) + sets(v for v in domain if str(v) != str(value)) or None
+    if relation in (">", ">=", "<", "<="):
+        try:
+            bound = float(value)  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            return None
+        test = {">": bound.__lt__, ">=": bound.__le__, "<": bound.__gt__, "<=": bound.__ge__}[relation]
+        if present and _number(current) is not None and test(float(_number(current) or 0)):
+            return [[]]
+        good = [v for v in domain if _number(v) is not None and test(float(_number(v) or 0))]
+        return sets(good) or None
+    return None

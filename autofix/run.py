@@ -21,6 +21,7 @@ import httpx
 from .catalog import Catalog
 from .classify import Diagnosis, classify
 from .config import BaseConfig
+from .errors import HostError
 from .gates import LiveGates, Watch
 from .hosts.base import Host
 from .logs import get_logger
@@ -47,6 +48,7 @@ log = get_logger("autofix.run")
 
 LOG_EXCERPT_LINES = 80
 LOG_BLOCK = 1 << 20
+SOURCE_LIMIT = 4 << 20
 
 
 # --- events (rendered by the CLI) -----------------------------------------------------------
@@ -152,6 +154,7 @@ class Runner:
         target: Target,
         catalog: Catalog,
         events: Callable[[Event], None] = lambda e: None,
+        preflight: Preflight | None = None,
     ) -> None:
         self.config = config
         self.options = options
@@ -160,7 +163,10 @@ class Runner:
         self.target = target
         self.catalog = catalog
         self.emit = events
-        self.preflight = Preflight(host, target)
+        # A caller may share one warm probe across several searches (bench, tests).
+        self._own_preflight = preflight is None
+        self.preflight = preflight or Preflight(host, target)
+        self._sources: dict[str, str | None] = {}
         self.services = ProcessManager(host, target.python)
         self.http = httpx.Client(trust_env=False)
         self.search = Search(config.base)
@@ -190,7 +196,7 @@ class Runner:
             version = "unknown"
             simulated = self.target.simulated
             if Gate.PREFLIGHT in self.options.gates:
-                info = self.preflight.start()
+                info = self.preflight.info or self.preflight.start()
                 version, simulated = info.version, info.simulated
                 self.store.set_run_version(run.id, version)
             self.emit(RunStarted(run, version, simulated))
@@ -228,7 +234,8 @@ class Runner:
             status = RunStatus.ERROR
             raise
         finally:
-            self.preflight.close()
+            if self._own_preflight:
+                self.preflight.close()
             self.http.close()
             final = self.store.finish_run(run.id, status, winner.id if winner else None)
         return RunResult(final, attempts, launches, winner)
@@ -262,6 +269,7 @@ class Runner:
                 self.catalog,
                 pinned=self.config.search.pinned,
                 resolved=outcome.resolved,
+                source=self._failing_source(outcome.diagnosis),
             )
             children = [Child(p.child, p.move, p.rank) for p in proposals]
             class_id = outcome.diagnosis.failure.class_id
@@ -297,7 +305,7 @@ class Runner:
         if Gate.PREFLIGHT in gates:
             answer = self.preflight.check(candidate, self.config.gates.preflight_timeout)
             outcome.resolved = _resolved(answer)
-            verdict = GateVerdict(Gate.PREFLIGHT, answer.ok, answer.seconds, _preflight_detail(answer))
+            verdict = GateVerdict(Gate.PREFLIGHT, answer.ok, answer.seconds, _preflight_detail(answer, candidate))
             outcome.verdicts.append(verdict)
             self.emit(GateDone(verdict))
             if not answer.ok:
@@ -354,6 +362,20 @@ class Runner:
         if handle is not None:
             self.services.stop(handle, grace=30.0)
 
+    def _failing_source(self, diagnosis: Diagnosis) -> str | None:
+        """For a failure no class knows: the failing frame's file as installed on the host,
+        so inference can read the whole failing statement and the branches around it."""
+        frame = diagnosis.subject.frame
+        if diagnosis.failure_class is not None or frame is None or not frame.file.endswith(".py"):
+            return None
+        if frame.file not in self._sources:
+            try:
+                data = self.host.read(frame.file, limit=SOURCE_LIMIT)
+            except HostError:
+                data = b""
+            self._sources[frame.file] = data.decode("utf-8", errors="replace") if data else None
+        return self._sources[frame.file]
+
     def _read_journal(self, handle: ServiceHandle) -> tuple[Journal, str]:
         """The whole log, parsed block by block (memory flat in its size), and its tail."""
         parser = JournalParser()
@@ -388,9 +410,11 @@ def _resolved(answer: ProbeAnswer) -> dict[str, Any]:
     return out
 
 
-def _preflight_detail(answer: ProbeAnswer) -> str:
+def _preflight_detail(answer: ProbeAnswer, candidate: Candidate) -> str:
     if answer.ok:
-        rewrites = [f"{k}: {v[0]!r} -> {v[1]!r}" for k, v in answer.changed.items() if v[0] is not None]
+        # Only what the operator set and SGLang silently changed (num-draft-tokens 3 -> 2).
+        asked = {flag.replace("-", "_") for flag, _ in candidate.args}
+        rewrites = [f"{k}: {v[0]!r} -> {v[1]!r}" for k, v in answer.changed.items() if v[0] is not None and k in asked]
         steps = "+".join(answer.steps_run)
         return f"{steps} ok" + (f"; SGLang rewrote {', '.join(rewrites[:4])}" if rewrites else "")
     if answer.status == "timeout":

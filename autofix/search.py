@@ -4,8 +4,11 @@ Nodes are candidate keys; edges are repair moves (parent -> child). :meth:`Searc
 hands out the most promising untried candidate, :meth:`Search.tell` reports its outcome
 and the children its failure suggests. Priority, in order:
 
-1. distance from the base: how many flags / env vars differ from what the user wrote
-   (the user's intent is worth keeping, so small edits first);
+1. cost from the base: how far from what the user wrote (the user's intent is worth
+   keeping). Adding a flag the user left out costs 1; changing or taking away something
+   the user set costs 2. So "add the two flags LoRA needs" ties with "turn LoRA off" and
+   the catalogue's order decides, and giving a missing value is tried before overriding
+   one the operator chose (switching EAGLE to another algorithm, topk 4 to 1);
 2. curated before inferred moves;
 3. the move's past success rate for that failure class (from the store), best first;
 4. the move's rank among its siblings (the catalogue's order of preference);
@@ -23,12 +26,17 @@ from dataclasses import dataclass
 
 import networkx as nx
 
-from .model import Candidate, Move, distance
+from .model import Candidate, Move, diff
 
 PENDING = "pending"
 RUNNING = "running"
 
 Priority = tuple[int, int, float, int, int]
+
+
+def intent_cost(base: Candidate, candidate: Candidate) -> int:
+    """How much of what the user wrote a candidate gives up (see the module docstring)."""
+    return sum(1 if old is None else 2 for _, _, old, _ in diff(base, candidate))
 
 
 @dataclass(frozen=True)
@@ -67,7 +75,7 @@ class Search:
         if move is None:
             return (0, 0, 0.0, 0, self._seq)
         rate = self._rates.get((class_id, move.label()), 0.0)
-        return (distance(self.base, candidate), int(move.inferred), -rate, rank, self._seq)
+        return (intent_cost(self.base, candidate), int(move.inferred), -rate, rank, self._seq)
 
     def _add(
         self,

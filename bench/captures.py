@@ -170,3 +170,28 @@ def main() -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+# --- searches against the real SGLang (shared by bench/captures_search.py and the tests) ----
+
+MODELS = ROOT / "tests" / "data" / "models"
+FILES = ROOT / "tests" / "data" / "sglang-0.5.23" / "files"
+
+
+def real_argv(case: dict[str, Any]) -> list[str]:
+    """The case's argv with {models} and {files} pointing at the committed fixtures."""
+    return [a.replace("{models}", str(MODELS)).replace("{files}", str(FILES)) for a in case["argv"]]
+
+
+def base_yaml(case: dict[str, Any], python: str, max_attempts: int = 12) -> str:
+    """A base config that searches the case with preflight only, on this machine."""
+    import yaml
+
+    data = {
+        "name": case["id"],
+        "host": "local",
+        "launch": {"python": python, "args": argv_to_args(real_argv(case))},
+        "gates": {"preflight": {"timeout": 120}},
+        "search": {"max_attempts": max_attempts, "pinned": ["model-path", "device"]},
+    }
+    return yaml.safe_dump(data, sort_keys=False)

@@ -54,3 +54,18 @@ def test_past_success_rate_breaks_ties() -> None:
     s.tell(base.key, "failed", [child(base, "a", "2", 0), child(base, "b", "2", 1)], class_id="cls")
     nxt = s.ask()
     assert nxt is not None and nxt.candidate.arg("b") == "2"
+
+
+def test_dropping_what_the_user_set_costs_more_than_adding() -> None:
+    """Turning a user's flag off costs 2: it ties with adding two flags and loses to one."""
+    base = Candidate.build({"enable-lora": True})
+    s = Search(base)
+    s.ask()
+    drop_feature = Child(base.without_arg("enable-lora"), move("enable-lora", None), 0)
+    add_two = Child(
+        base.with_arg("max-lora-rank", "16").with_arg("lora-target-modules", "all"), move("max-lora-rank", "16"), 1
+    )
+    add_one = Child(base.with_arg("max-lora-rank", "16"), move("max-lora-rank", "16"), 2)
+    s.tell(base.key, "failed", [drop_feature, add_two, add_one])
+    order = [p.candidate for p in iter(s.ask, None)]
+    assert order == [add_one.candidate, drop_feature.candidate, add_two.candidate]

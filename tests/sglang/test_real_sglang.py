@@ -1,0 +1,115 @@
+"""Preflight against the REAL SGLang 0.5.23 (CPU env from tools/sglang-cpu-env.sh).
+
+The env is built once (about 2 min, 6.7 GB) and cached outside the checkout
+(~/.cache/autofix/sglang-0.5.23-cpu); later runs reuse it. Marked ``sglang``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from autofix.catalog import load_catalog
+from bench.captures import MODELS, load_cases
+from bench.captures_search import run_all
+
+from ..conftest import ROOT
+
+pytestmark = [pytest.mark.sglang, pytest.mark.integration]
+
+
+@pytest.fixture(scope="session")
+def sglang_python() -> str:
+    """The real SGLang's python, built or reused through the script."""
+    done = subprocess.run(
+        ["bash", str(ROOT / "tools" / "sglang-cpu-env.sh")], capture_output=True, text=True, timeout=1800, check=False
+    )
+    assert done.returncode == 0, f"tools/sglang-cpu-env.sh failed:\n{done.stderr[-3000:]}"
+    return done.stdout.strip().splitlines()[-1]
+
+
+def autofix(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "COLUMNS": "200"}
+    env.pop("AUTOFIX_DB", None)
+    return subprocess.run(
+        [sys.executable, "-m", "autofix.cli", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+        check=False,
+    )
+
+
+def seed_base(python: str, **overrides: Any) -> str:
+    """DESIGN.md's base with device cpu and the fixture model paths."""
+    data = yaml.safe_load((ROOT / "examples" / "k26-eagle3.yaml").read_text())
+    data["host"] = "local"
+    data["launch"]["python"] = python
+    args = data["launch"]["args"]
+    args.update(
+        {"device": "cpu", "model-path": str(MODELS / "k26"), "speculative-draft-model-path": str(MODELS / "eagle3")}
+    )
+    args.update(overrides)
+    data["gates"].pop("bench")
+    return yaml.safe_dump(data, sort_keys=False)
+
+
+def test_seed_chain_reaches_a_passing_config(tmp_path: Path, sglang_python: str) -> None:
+    """The seed's base fails SGLang's real bare assert, and the search repairs it."""
+    (tmp_path / "seed.yaml").write_text(seed_base(sglang_python))
+    done = autofix("search", "--base", "seed.yaml", "--host", "local", "--gates", "preflight", "--json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result["status"] == "passed" and result["launches"] == 0
+    attempts = json.loads(autofix("history", str(result["run"]), "--json", cwd=tmp_path).stdout)["attempts"]
+    assert attempts[0]["class"] == "spec-eagle-params-incomplete"
+    assert attempts[0]["exception"] == "AssertionError"
+    assert "speculative-num-steps" in result["winner"]["args"]
+    # What SGLang resolved is kept per attempt.
+    assert attempts[-1]["resolved"]["speculative_num_steps"] == int(result["winner"]["args"]["speculative-num-steps"])
+
+
+def test_history_shows_sglang_silently_rewriting_draft_tokens(tmp_path: Path, sglang_python: str) -> None:
+    """steps 1, topk 1, draft tokens 3: SGLang passes it but makes draft tokens 2; history says so."""
+    base = seed_base(sglang_python, **{"speculative-num-steps": 1, "speculative-eagle-topk": 1})
+    (tmp_path / "rewrite.yaml").write_text(base)
+    done = autofix(
+        "search", "--base", "rewrite.yaml", "--host", "local", "--gates", "preflight", "--json", cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stderr
+    run = json.loads(done.stdout.strip().splitlines()[-1])["run"]
+    attempt = json.loads(autofix("history", str(run), "--json", cwd=tmp_path).stdout)["attempts"][0]
+    assert attempt["resolved"]["__changed__"]["speculative_num_draft_tokens"] == [3, 2]
+    table = autofix("history", str(run), cwd=tmp_path).stdout
+    assert "speculative_num_draft_tokens 3->2" in table
+
+
+def test_no_sglang_in_the_python_is_a_clear_host_error(tmp_path: Path) -> None:
+    """A launch.python without SGLang fails with one line and exit 3, not a traceback."""
+    data = yaml.safe_load(seed_base(sys.executable))
+    (tmp_path / "nosglang.yaml").write_text(yaml.safe_dump(data))
+    done = autofix("search", "--base", "nosglang.yaml", "--host", "local", "--gates", "preflight", cwd=tmp_path)
+    assert done.returncode == 3
+    assert "cannot import SGLang" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_every_real_capture_is_searched_to_a_pass(sglang_python: str) -> None:
+    """One preflight search per real capture: >= 90 % reach PASS, mean attempts within chain + 2."""
+    from autofix import logs
+
+    logs.configure()
+    results, _ = run_all(sglang_python, load_catalog(), load_cases())
+    passed = [r for r in results if r.passed]
+    assert len(passed) / len(results) >= 0.9, [r.case for r in results if not r.passed]
+    mean_attempts = sum(r.attempts for r in passed) / len(passed)
+    mean_budget = sum(r.budget for r in passed) / len(passed)
+    assert mean_attempts <= mean_budget
