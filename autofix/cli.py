@@ -36,8 +36,9 @@ from .tracebacks import parse_stream
 EXIT_INTERRUPTED = 130
 F = TypeVar("F", bound=Callable[..., Any])
 
-err = Console(stderr=True, highlight=False, soft_wrap=True)
-out = Console(highlight=False, soft_wrap=True)
+# Piped output (scripts, CI logs) gets wide tables instead of rich's 80-column default.
+err = Console(stderr=True, highlight=False, soft_wrap=True, width=None if sys.stderr.isatty() else 200)
+out = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 200)
 
 
 def _fail(exc: AutofixError) -> None:

@@ -5,10 +5,11 @@ hands out the most promising untried candidate, :meth:`Search.tell` reports its 
 and the children its failure suggests. Priority, in order:
 
 1. cost from the base: how far from what the user wrote (the user's intent is worth
-   keeping). Adding a flag the user left out costs 1; changing or taking away something
-   the user set costs 2. So "add the two flags LoRA needs" ties with "turn LoRA off" and
-   the catalogue's order decides, and giving a missing value is tried before overriding
-   one the operator chose (switching EAGLE to another algorithm, topk 4 to 1);
+   keeping). Adding a flag the user left out, or retuning a number they set (topk 4 ->
+   1), costs 1; taking away something they set, or replacing a choice they made (EAGLE ->
+   DFLASH, a backend), costs 2. So "add the two flags LoRA needs" ties with "turn LoRA
+   off" and the catalogue's order decides, and a new algorithm is never tried before a
+   smaller repair;
 2. curated before inferred moves;
 3. the move's past success rate for that failure class (from the store), best first;
 4. the move's rank among its siblings (the catalogue's order of preference);
@@ -36,7 +37,23 @@ Priority = tuple[int, int, float, int, int]
 
 def intent_cost(base: Candidate, candidate: Candidate) -> int:
     """How much of what the user wrote a candidate gives up (see the module docstring)."""
-    return sum(1 if old is None else 2 for _, _, old, _ in diff(base, candidate))
+    return sum(_edit_cost(old, new) for _, _, old, new in diff(base, candidate))
+
+
+def _edit_cost(old: object, new: object) -> int:
+    if old is None:
+        return 1
+    if new is None:
+        return 2
+    return 1 if _is_number(old) and _is_number(new) else 2
+
+
+def _is_number(value: object) -> bool:
+    try:
+        float(str(value))
+    except ValueError:
+        return False
+    return not isinstance(value, bool)
 
 
 @dataclass(frozen=True)

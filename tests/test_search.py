@@ -69,3 +69,14 @@ def test_dropping_what_the_user_set_costs_more_than_adding() -> None:
     s.tell(base.key, "failed", [drop_feature, add_two, add_one])
     order = [p.candidate for p in iter(s.ask, None)]
     assert order == [add_one.candidate, drop_feature.candidate, add_two.candidate]
+
+
+def test_retuning_a_number_is_cheaper_than_replacing_a_choice() -> None:
+    """topk 4 -> 1 costs like adding a flag; EAGLE -> DFLASH costs like dropping one."""
+    from autofix.search import intent_cost
+
+    base = Candidate.build({"speculative-algorithm": "EAGLE", "speculative-eagle-topk": 4})
+    assert intent_cost(base, base.with_arg("speculative-eagle-topk", "1")) == 1
+    assert intent_cost(base, base.with_arg("page-size", "1")) == 1
+    assert intent_cost(base, base.with_arg("speculative-algorithm", "DFLASH")) == 2
+    assert intent_cost(base, base.without_arg("speculative-eagle-topk")) == 2
