@@ -9,6 +9,7 @@ server's OpenAI-compatible API.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -17,13 +18,14 @@ from typing import Any
 import httpx
 
 from .config import GatesConfig
+from .hosts.base import Channel
 from .model import Gate, GateVerdict
 from .services import ServiceHandle, ServiceManager, ServiceState
 
 Progress = Callable[[Gate, float, str], None]
 
 POLL_S = 0.25
-DEEP_CHECK_S = 5.0
+SILENCE_S = 10.0  # the watcher beats every 2 s; this long without a word means it is gone
 BENCH_PROMPTS = (
     "Explain in a few sentences why the sky is blue.",
     "Write a short story about a lighthouse keeper.",
@@ -32,28 +34,93 @@ BENCH_PROMPTS = (
 
 @dataclass
 class Watch:
-    """The launched process as the gates see it: its state and its log so far."""
+    """The launched process as the gates see it: its state and its log so far.
+
+    A watcher on the host (probes/watch.py) pushes log lines and the exit over one
+    channel, so the controller runs no command per look and learns of a crash within
+    about a tenth of a second of the exit. If the watcher's channel drops (SSH hiccup),
+    it is started again from the log offset reached; only if the host cannot say what
+    became of the process is the state ``gone`` (host lost).
+    """
 
     service: ServiceManager
     handle: ServiceHandle
     log_offset: int = 0
     last_line: str = ""
-    last_deep: float = 0.0
     state: ServiceState = field(default_factory=lambda: ServiceState(True))
+    channel: Channel | None = None
+    last_heard: float = field(default_factory=time.monotonic)
+    restarts: int = 0
 
-    def poll(self) -> ServiceState:
-        now = time.monotonic()
-        deep = now - self.last_deep >= DEEP_CHECK_S
-        if deep:
-            self.last_deep = now
-        self.state = self.service.state(self.handle, deep=deep)
-        chunk = self.service.read_log(self.handle, self.log_offset, 1 << 20)
-        if chunk:
-            self.log_offset += len(chunk)
-            lines = [ln for ln in chunk.decode("utf-8", errors="replace").splitlines() if ln.strip()]
-            if lines:
-                self.last_line = lines[-1][-200:]
+    def start(self) -> None:
+        self.channel = self.service.watch(self.handle, self.log_offset)
+        self.last_heard = time.monotonic()
+
+    def poll(self, wait: float = 0.0) -> ServiceState:
+        """Take in what the watcher pushed (waiting up to ``wait`` for the first event)."""
+        if not self.state.running:
+            return self.state
+        if self.channel is None:
+            self.start()
+        assert self.channel is not None
+        timeout = wait
+        while True:
+            try:
+                line = self.channel.read_line(timeout)
+            except EOFError:
+                self._reconnect()
+                return self.state
+            if line is None:
+                break
+            timeout = 0.0
+            self.last_heard = time.monotonic()
+            self._take(line)
+            if not self.state.running:
+                break
+        if time.monotonic() - self.last_heard > SILENCE_S:
+            self._reconnect()
         return self.state
+
+    def _take(self, line: str) -> None:
+        try:
+            event = json.loads(line)
+        except ValueError:
+            return
+        if "log" in event:
+            text = str(event["log"])
+            self.log_offset = int(event.get("offset", self.log_offset + len(text.encode())))
+            self._last(text)
+        elif "journal" in event:
+            try:
+                message = json.loads(event["journal"]).get("MESSAGE", "")
+            except (ValueError, AttributeError):
+                message = ""
+            self._last(message if isinstance(message, str) else "")
+        elif "exit" in event:
+            info = event["exit"] or {}
+            self.state = ServiceState(False, info.get("code"), info.get("signal"))
+        elif event.get("gone"):
+            self.state = ServiceState(False, gone=True)
+
+    def _last(self, text: str) -> None:
+        lines = [ln for ln in text.splitlines() if ln.strip()]
+        if lines:
+            self.last_line = lines[-1][-200:]
+
+    def _reconnect(self) -> None:
+        """The watcher went quiet or its session dropped: ask the host, then watch again."""
+        if self.channel is not None:
+            self.channel.close()
+            self.channel = None
+        self.restarts += 1
+        self.state = self.service.state(self.handle, deep=True)
+        if self.state.running:
+            self.start()
+
+    def close(self) -> None:
+        if self.channel is not None:
+            self.channel.close()
+            self.channel = None
 
 
 @dataclass
@@ -85,7 +152,7 @@ class LiveGates:
                 return GateVerdict(Gate.START, True, elapsed, f"alive after {elapsed:.1f} s")
             if self._get("/health", timeout=1.0) is not None:
                 return GateVerdict(Gate.START, True, elapsed, f"answering HTTP after {elapsed:.1f} s")
-            time.sleep(POLL_S)
+            self.watch.poll(wait=POLL_S)
 
     def ready(self) -> GateVerdict:
         """``GET /v1/models`` lists a model id before the timeout."""
@@ -105,7 +172,7 @@ class LiveGates:
                 return GateVerdict(
                     Gate.READY, False, elapsed, f"no model at /v1/models within {self.settings.ready_timeout:.0f} s"
                 )
-            time.sleep(POLL_S * 2)
+            self.watch.poll(wait=POLL_S * 2)
 
     def smoke(self) -> GateVerdict:
         """A real chat completion returns text."""

@@ -355,6 +355,7 @@ class Runner:
             outcome.log_excerpt = self._read_journal(handle)[1]
             return outcome
         finally:
+            watch.close()
             self._stop_launched()
 
     def _stop_launched(self) -> None:

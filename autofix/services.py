@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from .errors import HostError
-from .hosts.base import Host
+from .hosts.base import Channel, Host
 from .model import Candidate
 from .preflight import install_script
 from .targets import Target
@@ -53,6 +53,10 @@ class ServiceManager(Protocol):
     def read_log(self, handle: ServiceHandle, offset: int, limit: int | None = None) -> bytes: ...
 
     def stop(self, handle: ServiceHandle, grace: float = 30.0) -> ServiceState: ...
+
+    def watch(self, handle: ServiceHandle, offset: int = 0) -> Channel:
+        """A watcher on the host that pushes log lines and the exit (probes/watch.py)."""
+        ...
 
 
 class ProcessManager:
@@ -114,3 +118,7 @@ class ProcessManager:
     def stop(self, handle: ServiceHandle, grace: float = 30.0) -> ServiceState:
         self.host.run([self.python, self._supervisor(), "stop", handle.directory, str(grace)], timeout=grace + 30)
         return self.state(handle)
+
+    def watch(self, handle: ServiceHandle, offset: int = 0) -> Channel:
+        script = install_script(self.host, "watch.py")
+        return self.host.spawn([self.python, script, "process", handle.directory, str(offset)])
