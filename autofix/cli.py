@@ -27,7 +27,7 @@ from . import logs
 from .catalog import Catalog, load_catalog
 from .classify import classify
 from .config import BaseConfig, load_base, parse_base, parse_duration
-from .errors import AutofixError, ConfigError, HostError, InputError
+from .errors import AutofixError, ConfigError, InputError
 from .export import FORMATS, ExportContext, render
 from .model import Attempt, AttemptState, Gate, Move, Run, RunStatus, diff
 from .store import Store, default_url, open_store
@@ -114,6 +114,7 @@ def _host_and_target(host_opt: str | None, target_opt: str | None, config: BaseC
 @click.option("--max-attempts", type=click.IntRange(min=1), help="Budget: attempts (default from the YAML, 12).")
 @click.option("--max-time", "max_time_opt", help="Budget: wall time, seconds or 2h / 90m.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the outcome last on stdout.")
+@click.option("--accept-new-host-key", is_flag=True, help="Record an SSH host key not yet in known_hosts.")
 @handles_errors
 def search(
     base_path: str,
@@ -124,10 +125,14 @@ def search(
     max_attempts: int | None,
     max_time_opt: str | None,
     as_json: bool,
+    accept_new_host_key: bool,
 ) -> None:
     """Search for a config that passes every gate, starting from --base."""
+    from .hosts.base import Host
     from .hosts.local import LocalHost
+    from .hosts.ssh import SshHost
     from .run import Runner, SearchOptions
+    from .services import ProcessManager, ServiceManager
     from .targets import make_target
 
     config = load_base(base_path)
@@ -135,12 +140,23 @@ def search(
     max_time = parse_duration(max_time_opt, source="--max-time") if max_time_opt else config.search.max_time
     host_spec, target_kind = _host_and_target(host_opt, target_opt, config)
     catalog = load_catalog()
+    sim_load_s = _env_float("AUTOFIX_SIM_LOAD_S")
+    store = open_store(db_url)
+    host: Host
     if host_spec in ("sim", "local"):
         host = LocalHost(name=host_spec)
+        target = make_target(target_kind, config, sim_load_s=sim_load_s)
     else:
-        raise HostError(f"{host_spec}: SSH hosts are not supported by this build yet; use --host sim or local")
-    target = make_target(target_kind, config, sim_load_s=_env_float("AUTOFIX_SIM_LOAD_S"))
-    store = open_store(db_url)
+        host = SshHost(host_spec, accept_new_host_key=accept_new_host_key)
+        target = make_target(target_kind, config, sim_load_s=sim_load_s, remote=host)
+    services: ServiceManager
+    if target.simulated or config.service.manager == "process" or host_spec == "local":
+        # The sim host and this machine have no systemd as PID 1: the process manager.
+        services = ProcessManager(host, target.python)
+    else:
+        from .systemd import SystemdManager
+
+        services = SystemdManager(host, target.python)
     options = SearchOptions(
         gates=gates,
         max_attempts=max_attempts or config.search.max_attempts,
@@ -149,7 +165,9 @@ def search(
     )
     _interrupt_on_signals()
     view = SearchView(config, quiet=False)
-    runner = Runner(config, options, store=store, host=host, target=target, catalog=catalog, events=view.on_event)
+    runner = Runner(
+        config, options, store=store, host=host, target=target, catalog=catalog, events=view.on_event, services=services
+    )
     try:
         result = runner.run()
     except KeyboardInterrupt:

@@ -10,6 +10,7 @@ its candidate runs and completed after, so a killed controller leaves a true rec
 
 from __future__ import annotations
 
+import contextlib
 import time
 import uuid
 from collections.abc import Callable, Sequence
@@ -21,9 +22,10 @@ import httpx
 from .catalog import Catalog
 from .classify import Diagnosis, classify
 from .config import BaseConfig
-from .errors import HostError
+from .errors import HostError, HostLost
 from .gates import LiveGates, Watch
 from .hosts.base import Host
+from .locks import acquire
 from .logs import get_logger
 from .model import (
     GATE_ORDER,
@@ -39,7 +41,7 @@ from .model import (
 from .preflight import Preflight, ProbeAnswer
 from .repair import propose
 from .search import Child, Pick, Search
-from .services import ProcessManager, ServiceHandle
+from .services import ProcessManager, ServiceHandle, ServiceManager
 from .store import Store
 from .targets import Target
 from .tracebacks import Journal, JournalParser, parse_text
@@ -155,6 +157,8 @@ class Runner:
         catalog: Catalog,
         events: Callable[[Event], None] = lambda e: None,
         preflight: Preflight | None = None,
+        services: ServiceManager | None = None,
+        lock: bool = True,
     ) -> None:
         self.config = config
         self.options = options
@@ -167,7 +171,11 @@ class Runner:
         self._own_preflight = preflight is None
         self.preflight = preflight or Preflight(host, target)
         self._sources: dict[str, str | None] = {}
-        self.services = ProcessManager(host, target.python)
+        self.services: ServiceManager = services or ProcessManager(host, target.python)
+        self.use_lock = lock
+        self._lost_counts: dict[str, int] = {}
+        self._stopped_units: list[str] = []
+        self._conflicts_handled = False
         self.http = httpx.Client(trust_env=False)
         self.search = Search(config.base)
         self._attempt_of_key: dict[str, int] = {}
@@ -175,6 +183,23 @@ class Runner:
 
     # --- the loop --------------------------------------------------------------------
     def run(self) -> RunResult:
+        """The whole search, under the host's lock for this unit."""
+        held = acquire(self.host, self.target.python, self.config.unit) if self.use_lock else None
+        try:
+            if held is not None and held.stale:
+                who = f"{held.stale.get('controller', '?')} (pid {held.stale.get('pid')})"
+                self.emit(Notice(f"took over a stale lock on {self.config.unit} left by {who}"))
+            return self._run()
+        finally:
+            # Also after Ctrl-C or an error: the production service comes back.
+            if self._stopped_units:
+                self.emit(Notice(f"starting {', '.join(self._stopped_units)} again"))
+                with contextlib.suppress(HostError):
+                    self.services.start_units(self._stopped_units)  # type: ignore[attr-defined]
+            if held is not None:
+                held.release()
+
+    def _run(self) -> RunResult:
         run = self.store.create_run(
             name=self.config.name,
             base_path=self.config.source,
@@ -201,8 +226,8 @@ class Runner:
                 self.store.set_run_version(run.id, version)
             self.emit(RunStarted(run, version, simulated))
             log.info("run.start", run=run.id, host=self.options.host_label, target=self.target.kind, version=version)
-            if self.config.service.conflicts:
-                # The process manager has no units to stop; systemd hosts do (issue 5).
+            if self.config.service.conflicts and not hasattr(self.services, "stop_units"):
+                # Only a systemd host has the production units to stop.
                 self.emit(
                     Notice(
                         f"service.conflicts ({', '.join(self.config.service.conflicts)}) not stopped: "
@@ -223,6 +248,8 @@ class Runner:
                 attempt = self._attempt(run, pick, version)
                 attempts += 1
                 launches += int(attempt.launched)
+                if attempt.state is AttemptState.HOST_LOST:
+                    self._after_host_lost(pick)
                 if attempt.state is AttemptState.PASSED:
                     winner = attempt
                     status = RunStatus.PASSED
@@ -256,6 +283,12 @@ class Runner:
         log.info("attempt.start", run=run.id, seq=attempt.seq, move=pick.move.label() if pick.move else None)
         try:
             outcome = self._execute(run, attempt, candidate)
+        except HostLost as exc:
+            # The host, not the config, failed: recorded as such and never classified.
+            with contextlib.suppress(HostError):
+                self._stop_launched()
+            self._launched_handle = None
+            outcome = self._host_lost(_Outcome(AttemptState.HOST_LOST), Gate.START, str(exc))
         except KeyboardInterrupt:
             self._stop_launched()
             done = self.store.finish_attempt(attempt.id, state=AttemptState.INTERRUPTED, verdicts=[], failure=None)
@@ -323,6 +356,7 @@ class Runner:
         # Unique per launch: run ids repeat across stores, and a stale exit record in a
         # reused directory would read as an instant crash.
         name = f"autofix-{run.id}-{attempt.seq}-{uuid.uuid4().hex[:8]}"
+        self._stop_conflicts()
         self.store.mark_launched(attempt.id)
         outcome.launched = True
         handle = self.services.start(name, candidate, self.target, self.config.launch.cwd)
@@ -355,13 +389,38 @@ class Runner:
             outcome.log_excerpt = self._read_journal(handle)[1]
             return outcome
         finally:
+            if watch.restarts:
+                self.emit(Notice(f"the watcher's connection dropped {watch.restarts} time(s); reconnected and went on"))
             watch.close()
             self._stop_launched()
+
+    def _stop_conflicts(self) -> None:
+        """Before the first launch: stop the units that hold the same GPUs and port."""
+        if self._conflicts_handled or not self.config.service.conflicts:
+            return
+        self._conflicts_handled = True
+        stop_units = getattr(self.services, "stop_units", None)
+        if stop_units is not None:
+            self._stopped_units = list(stop_units(self.config.service.conflicts))
+            if self._stopped_units:
+                self.emit(Notice(f"stopped {', '.join(self._stopped_units)} (same GPUs); restarted at the end"))
 
     def _stop_launched(self) -> None:
         handle, self._launched_handle = self._launched_handle, None
         if handle is not None:
             self.services.stop(handle, grace=30.0)
+
+    def _after_host_lost(self, pick: Pick) -> None:
+        """Try the candidate again once the host answers; give up if it does not."""
+        key = pick.candidate.key
+        self._lost_counts[key] = self._lost_counts.get(key, 0) + 1
+        try:
+            self.host.run(["true"], timeout=60)
+        except HostError as exc:
+            raise HostLost(f"{self.host.name}: the host is gone: {exc}") from exc
+        if self._lost_counts[key] <= 1:
+            self.search.requeue(key)
+            self.emit(Notice(f"the host lost attempt's candidate {pick.candidate.short}; it will be tried again"))
 
     def _failing_source(self, diagnosis: Diagnosis) -> str | None:
         """For a failure no class knows: the failing frame's file as installed on the host,

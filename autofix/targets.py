@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from .config import BaseConfig
+from .hosts.base import Host
 from .model import Candidate
 
 TARGETS = ("sglang", "sim")
@@ -38,9 +39,20 @@ class Target:
         return dict(self.env)
 
 
-def make_target(kind: str, config: BaseConfig, *, sim_load_s: float | None = None) -> Target:
+def make_target(
+    kind: str, config: BaseConfig, *, sim_load_s: float | None = None, remote: Host | None = None
+) -> Target:
+    """The target on a host; for the sim on a remote host, the sim is copied there first
+    and runs with the host's python3."""
     if kind == "sim":
-        from .sim import sim_env
+        from .sim import SITE_DIR, sim_env
 
-        return Target("sim", sys.executable, config.launch.module, tuple(sim_env(sim_load_s).items()))
+        if remote is None:
+            return Target("sim", sys.executable, config.launch.module, tuple(sim_env(sim_load_s).items()))
+        from .preflight import install_tree
+
+        site = install_tree(remote, SITE_DIR, "sim-site")
+        env = sim_env(sim_load_s, base_pythonpath="")
+        env["PYTHONPATH"] = site
+        return Target("sim", "python3", config.launch.module, tuple(env.items()))
     return Target("sglang", config.launch.python, config.launch.module)

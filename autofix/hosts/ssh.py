@@ -214,6 +214,8 @@ class SshHost:
     def _connect(self) -> None:
         try:
             self._retrying(self.conn.open, what="connect")
+        except HostUnreachable:
+            raise
         except HostError as exc:
             raise HostUnreachable(str(exc)) from exc
 
