@@ -53,9 +53,10 @@ def test_search_over_ssh_passes_like_the_local_sim(sshd: Sshd, tmp_path: Path) -
     r, l_ = (json.loads(x.stdout.strip().splitlines()[-1]) for x in (remote, local))
     assert r["launches"] == l_["launches"] == 1
     assert r["winner"]["args"] == l_["winner"]["args"]
-    shape = lambda run: [
-        (a["move_label"], a["state"], a["class"], a["failed_gate"]) for a in attempts(tmp_path, env, run)
-    ]  # noqa: E731
+
+    def shape(run: int) -> list[tuple[Any, ...]]:
+        return [(a["move_label"], a["state"], a["class"], a["failed_gate"]) for a in attempts(tmp_path, env, run)]
+
     assert shape(r["run"]) == shape(l_["run"])
 
 
