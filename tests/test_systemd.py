@@ -1,0 +1,195 @@
+"""The systemd service manager: exact commands, systemd's output parsed, conflicts handled.
+
+systemd cannot run as PID 1 here: see tests/data/systemd/README.md for what stands in.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from autofix.catalog import load_catalog
+from autofix.classify import classify
+from autofix.config import parse_base
+from autofix.hosts.base import CommandResult
+from autofix.hosts.local import LocalHost
+from autofix.model import Candidate, Gate
+from autofix.run import GateProgress, Runner, SearchOptions
+from autofix.store import open_store
+from autofix.systemd import SystemdManager, parse_show, state_from_show
+from autofix.targets import Target, make_target
+from autofix.tracebacks import parse_text
+
+from .conftest import DATA, ROOT
+
+SYSTEMD = DATA / "systemd"
+
+
+class RecordingHost(LocalHost):
+    """This machine, remembering every command and answering systemctl from captures."""
+
+    def __init__(self, workdir: str, user: str = "root", show: str = "show-running.txt") -> None:
+        super().__init__(workdir=workdir)
+        self.user = user
+        self.commands: list[list[str]] = []
+        self.show = show
+
+    def run(
+        self,
+        argv: Sequence[str],
+        *,
+        input: bytes | None = None,
+        timeout: float | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> CommandResult:
+        self.commands.append(list(argv))
+        plain = [a for a in argv if a not in ("sudo", "-n")]
+        if plain[:2] == ["systemctl", "show"]:
+            return CommandResult(tuple(argv), 0, (SYSTEMD / self.show).read_text(), "")
+        if plain[0] in ("systemd-run", "systemctl"):
+            return CommandResult(tuple(argv), 0, "", "")
+        return super().run(argv, input=input, timeout=timeout, env=env)
+
+
+def test_transient_unit_command_is_exact_and_needs_no_quoting(tmp_path: Path) -> None:
+    """systemd-run gets the candidate's argv and env as separate arguments (no shell)."""
+    host = RecordingHost(str(tmp_path))
+    manager = SystemdManager(host, "/opt/sglang/.venv/bin/python")
+    target = Target("sglang", "/opt/sglang/.venv/bin/python", "sglang.launch_server")
+    candidate = Candidate.build(
+        {"model-path": "/models/Kimi-K2.6", "served-model-name": "a b;$(x)"}, {"NCCL_PROTO": "LL"}
+    )
+    handle = manager.start("autofix-1-1-abc", candidate, target, None)
+    assert host.commands[0] == [
+        "systemd-run",
+        "--unit=autofix-1-1-abc",
+        "--property=Restart=no",
+        "--property=KillMode=control-group",
+        "--quiet",
+        "--setenv=NCCL_PROTO=LL",
+        "--",
+        "/opt/sglang/.venv/bin/python",
+        "-m",
+        "sglang.launch_server",
+        "--model-path",
+        "/models/Kimi-K2.6",
+        "--served-model-name",
+        "a b;$(x)",
+    ]
+    assert host.commands[1] == [
+        "systemctl",
+        "show",
+        "-p",
+        "ActiveState,SubState,ExecMainStatus,ExecMainCode,InvocationID",
+        "autofix-1-1-abc.service",
+    ]
+    assert handle.directory == "3b8e5c2a7d1f4e0a9c6b2d8e1f0a7c3b"
+    manager.stop(handle)
+    assert host.commands[-1] == ["systemctl", "reset-failed", "autofix-1-1-abc.service"]
+    assert ["systemctl", "stop", "autofix-1-1-abc.service"] in host.commands
+
+
+def test_sudo_when_the_user_is_not_root(tmp_path: Path) -> None:
+    """A non-root SSH user gets sudo -n (never a password prompt)."""
+    host = RecordingHost(str(tmp_path), user="ubuntu")
+    SystemdManager(host, "python3").start("u", Candidate.build({"m": 1}), Target("sglang", "python3", "m"), None)
+    assert host.commands[0][:3] == ["sudo", "-n", "systemd-run"]
+
+
+@pytest.mark.parametrize(
+    ("capture", "running", "code", "signal"),
+    [("show-running.txt", True, None, None), ("show-failed.txt", False, 1, None), ("show-killed.txt", False, None, 9)],
+)
+def test_systemctl_show_states(capture: str, running: bool, code: int | None, signal: int | None) -> None:
+    """ActiveState/ExecMainCode/ExecMainStatus become running / exit code / signal."""
+    state = state_from_show(parse_show((SYSTEMD / capture).read_text()))
+    assert (state.running, state.exit_code, state.signal) == (running, code, signal)
+
+
+def test_unit_journal_classifies_like_the_raw_capture() -> None:
+    """journalctl -o json of a failed unit yields the seed's class and frame."""
+    journal = parse_text((SYSTEMD / "journal-seed-failure.json").read_text())
+    d = classify(journal, load_catalog(), Gate.START)
+    assert d.failure.class_id == "spec-eagle-params-incomplete"
+    assert d.failure.frame is not None and d.failure.frame.function == "_handle_eagle_family"
+    assert any(s.kind == "exit_status" for s in journal.signals)
+
+
+@pytest.fixture
+def shim(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """systemctl / systemd-run / journalctl stand-ins first on PATH; returns the command log."""
+    log = tmp_path / "commands.jsonl"
+    state = tmp_path / "systemd-state"
+    state.mkdir()
+    monkeypatch.setenv("PATH", f"{SYSTEMD / 'shim'}:{os.environ['PATH']}")
+    monkeypatch.setenv("SHIM_LOG", str(log))
+    monkeypatch.setenv("SHIM_STATE", str(state))
+    monkeypatch.setenv("SHIM_SUPERVISE", str(ROOT / "autofix" / "probes" / "supervise.py"))
+    monkeypatch.setenv("SHIM_PYTHON", sys.executable)
+    monkeypatch.setenv("SHIM_ACTIVE_UNITS", "sglang-k26.service")
+    return log
+
+
+def _commands(log: Path) -> list[list[str]]:
+    return [json.loads(line) for line in log.read_text().splitlines()]
+
+
+def _runner(tmp_path: Path, events: Any = lambda e: None) -> Runner:
+    text = (ROOT / "examples" / "k26-eagle3.yaml").read_text()
+    text = text.replace("port: 30001", f"port: {30100 + os.getpid() % 500}").replace(
+        "  bench: {min_tokens_per_s: 26.3}     # optional: beat the autoregressive baseline\n", ""
+    )
+    config = parse_base(text, source="k26-eagle3.yaml")
+    host = LocalHost(workdir=str(tmp_path / "work"))
+    target = make_target("sim", config, sim_load_s=0.5)
+    options = SearchOptions(
+        gates=(Gate.PREFLIGHT, Gate.START, Gate.READY, Gate.SMOKE), max_attempts=8, max_time=300, host_label="local"
+    )
+    return Runner(
+        config,
+        options,
+        store=open_store(f"sqlite:///{tmp_path / 'runs.db'}"),
+        host=host,
+        target=target,
+        catalog=load_catalog(),
+        services=SystemdManager(host, sys.executable),
+        events=events,
+    )
+
+
+@pytest.mark.integration
+def test_search_through_systemd_stops_and_restarts_the_conflicting_unit(tmp_path: Path, shim: Path) -> None:
+    """The production unit is stopped before the first launch and started at the end;
+    the candidate runs as a transient unit, watched through journalctl -f."""
+    result = _runner(tmp_path).run()
+    assert result.winner is not None and result.launches == 1
+    commands = _commands(shim)
+    names = [" ".join(c) for c in commands]
+    first_run = next(i for i, c in enumerate(commands) if c[0] == "systemd-run")
+    last_run = max(i for i, c in enumerate(commands) if c[0] == "systemd-run")
+    assert names.index("systemctl stop sglang-k26.service") < first_run
+    assert names.index("systemctl start sglang-k26.service") > last_run
+    assert any(c[0] == "journalctl" and "-f" in c for c in commands)
+    unit = next(c for c in commands if c[0] == "systemd-run")[1].split("=", 1)[1] + ".service"
+    assert ["systemctl", "reset-failed", unit] in commands
+
+
+@pytest.mark.integration
+def test_conflicting_unit_is_restarted_after_an_interrupt(tmp_path: Path, shim: Path) -> None:
+    """Ctrl-C in the middle of a launch still brings the production unit back."""
+
+    def interrupt(event: object) -> None:
+        if isinstance(event, GateProgress):
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        _runner(tmp_path, interrupt).run()
+    names = [" ".join(c) for c in _commands(shim)]
+    assert "systemctl stop sglang-k26.service" in names
+    assert names.index("systemctl start sglang-k26.service") > names.index("systemctl stop sglang-k26.service")
