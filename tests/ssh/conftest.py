@@ -1,130 +1,21 @@
-"""A real OpenSSH server on 127.0.0.1 for the tests (Debian's openssh-server).
-
-Throwaway host and client keys, its own sshd_config, and an ssh config alias, all under
-a temporary directory; sshd runs in the foreground (-D) as a child of the test session.
-"""
+"""A real OpenSSH server on 127.0.0.1 for the tests (bench/sshd.py)."""
 
 from __future__ import annotations
 
-import shutil
-import socket
-import subprocess
-import time
 from collections.abc import Iterator
-from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 
-SSHD = shutil.which("sshd") or "/usr/sbin/sshd"
+from bench.sshd import SSHD, Sshd, make_sshd
 
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-@dataclass
-class Sshd:
-    root: Path
-    port: int
-    config: Path
-    host_key_pub: str
-    client_key: Path
-    ssh_config: Path  # client config with the alias "gpu-sim"
-    known_hosts: Path
-    home: Path  # a HOME whose ~/.ssh has the key, known_hosts and config
-    process: subprocess.Popen[bytes] | None = None
-
-    @property
-    def spec(self) -> str:
-        return f"root@127.0.0.1:{self.port}"
-
-    def start(self) -> None:
-        Path("/run/sshd").mkdir(parents=True, exist_ok=True)
-        self.process = subprocess.Popen(
-            [SSHD, "-D", "-e", "-f", str(self.config)],
-            stdout=subprocess.DEVNULL,
-            stderr=open(self.root / "sshd.log", "ab"),  # noqa: SIM115 - lives as long as sshd
-        )
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            with socket.socket() as sock:
-                if sock.connect_ex(("127.0.0.1", self.port)) == 0:
-                    return
-            time.sleep(0.05)
-        raise RuntimeError(f"sshd did not start: {(self.root / 'sshd.log').read_text()}")
-
-    def stop(self, *, sessions: bool = True) -> None:
-        """Stop the listener and (by default) every session it serves, as a restart of
-        the daemon with its connections dropped would."""
-        if self.process is not None:
-            self.process.terminate()
-            self.process.wait(timeout=10)
-            self.process = None
-        if sessions:
-            subprocess.run(["pkill", "-TERM", "-f", "^sshd: root@"], check=False)
-
-
-def _keygen(path: Path) -> str:
-    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(path)], check=True)
-    return path.with_suffix(".pub").read_text().strip() if path.suffix else Path(f"{path}.pub").read_text().strip()
+__all__ = ["SSHD", "Sshd"]
 
 
 @pytest.fixture(scope="session")
 def sshd(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Sshd]:
-    if not Path(SSHD).exists():
-        pytest.fail("sshd is not installed: .ci/run installs Debian's openssh-server")
-    root = tmp_path_factory.mktemp("sshd")
-    port = _free_port()
-    host_key = root / "ssh_host_ed25519_key"
-    host_pub = _keygen(host_key)
-    home = root / "home"
-    (home / ".ssh").mkdir(parents=True)
-    client_key = home / ".ssh" / "id_ed25519"
-    client_pub = _keygen(client_key)
-    authorized = root / "authorized_keys"
-    authorized.write_text(client_pub + "\n")
-    authorized.chmod(0o600)
-    config = root / "sshd_config"
-    config.write_text(
-        "\n".join(
-            [
-                f"Port {port}",
-                "ListenAddress 127.0.0.1",
-                f"HostKey {host_key}",
-                f"PidFile {root / 'sshd.pid'}",
-                f"AuthorizedKeysFile {authorized}",
-                "PasswordAuthentication no",
-                "KbdInteractiveAuthentication no",
-                "PermitRootLogin prohibit-password",
-                "StrictModes no",
-                "UsePAM no",
-                "Subsystem sftp internal-sftp",
-                "LogLevel ERROR",
-                "",
-            ]
-        )
-    )
-    known_hosts = home / ".ssh" / "known_hosts"
-    key_type, key_b64 = host_pub.split()[:2]
-    known_hosts.write_text(f"[127.0.0.1]:{port} {key_type} {key_b64}\n")
-    ssh_config = home / ".ssh" / "config"
-    ssh_config.write_text(
-        "\n".join(
-            [
-                "Host gpu-sim",
-                "  HostName 127.0.0.1",
-                f"  Port {port}",
-                "  User root",
-                f"  IdentityFile {client_key}",
-                f"  UserKnownHostsFile {known_hosts}",
-                "",
-            ]
-        )
-    )
-    server = Sshd(root, port, config, host_pub, client_key, ssh_config, known_hosts, home)
-    server.start()
+    try:
+        server = make_sshd(tmp_path_factory.mktemp("sshd"))
+    except RuntimeError as exc:
+        pytest.fail(f"{exc}: .ci/run installs Debian's openssh-server")
     yield server
     server.stop(sessions=False)
