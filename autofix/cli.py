@@ -115,6 +115,7 @@ def _host_and_target(host_opt: str | None, target_opt: str | None, config: BaseC
 @click.option("--max-time", "max_time_opt", help="Budget: wall time, seconds or 2h / 90m.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the outcome last on stdout.")
 @click.option("--accept-new-host-key", is_flag=True, help="Record an SSH host key not yet in known_hosts.")
+@click.option("--resume", "resume_run", type=int, help="Continue run RUN (a controller that died, or budget spent).")
 @handles_errors
 def search(
     base_path: str,
@@ -126,6 +127,7 @@ def search(
     max_time_opt: str | None,
     as_json: bool,
     accept_new_host_key: bool,
+    resume_run: int | None,
 ) -> None:
     """Search for a config that passes every gate, starting from --base."""
     from .hosts.base import Host
@@ -142,6 +144,13 @@ def search(
     catalog = load_catalog()
     sim_load_s = _env_float("AUTOFIX_SIM_LOAD_S")
     store = open_store(db_url)
+    if resume_run is not None:
+        previous = store.run(resume_run)
+        if previous.host != host_spec or previous.target != target_kind:
+            raise InputError(
+                f"--resume {resume_run}: that run searched {previous.host} ({previous.target}), "
+                f"not {host_spec} ({target_kind}); give the same --host/--target"
+            )
     host: Host
     if host_spec in ("sim", "local"):
         host = LocalHost(name=host_spec)
@@ -166,7 +175,15 @@ def search(
     _interrupt_on_signals()
     view = SearchView(config, quiet=False)
     runner = Runner(
-        config, options, store=store, host=host, target=target, catalog=catalog, events=view.on_event, services=services
+        config,
+        options,
+        store=store,
+        host=host,
+        target=target,
+        catalog=catalog,
+        events=view.on_event,
+        services=services,
+        resume_run=resume_run,
     )
     try:
         result = runner.run()
@@ -305,6 +322,7 @@ def _attempt_json(a: Attempt, by_id: dict[int, Attempt] | None = None) -> dict[s
             {"gate": v.gate.value, "ok": v.ok, "seconds": round(v.seconds, 3), "detail": v.detail} for v in a.verdicts
         ],
         "launched": a.launched,
+        "cached_from": a.cached_from,
         "seconds": round(a.seconds, 3) if a.seconds is not None else None,
         "exception": a.failure.exception if a.failure else None,
         "message": a.failure.message if a.failure else None,
@@ -381,7 +399,7 @@ def history(run_id: int | None, db_url: str | None, as_json: bool) -> None:
             str(a.id),
             parent,
             escape(move),
-            _state_markup(a.state),
+            _attempt_state(a),
             escape(a.failure.class_id or "unclassified") if a.failure else "-",
             gates,
             escape(_rewrites(a)),
@@ -405,6 +423,11 @@ def _rewrites(attempt: Attempt) -> str:
 def _status_markup(status: RunStatus) -> str:
     color = {"passed": "green", "exhausted": "red", "running": "yellow"}.get(status.value, "yellow")
     return f"[{color}]{status.value}[/]"
+
+
+def _attempt_state(a: Attempt) -> str:
+    shown = _state_markup(a.state)
+    return f"{shown} [dim](cached #{a.cached_from})[/]" if a.cached_from else shown
 
 
 def _state_markup(state: AttemptState) -> str:

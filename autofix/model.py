@@ -27,6 +27,19 @@ SECRET_NAME = re.compile(r"TOKEN|KEY|SECRET|PASSWORD", re.IGNORECASE)
 REDACTED = "<redacted>"
 
 
+_SECRET_ASSIGNMENT = re.compile(
+    r"(?P<key>\b[A-Za-z_][A-Za-z0-9_]*(?:TOKEN|KEY|SECRET|PASSWORD)[A-Za-z0-9_]*\b[ \t]*:[ \t]*)"
+    r"(?P<value>[^,}\n#][^,}\n]*?)"
+    r"(?P<end>[ \t]*(?:#.*)?$|[ \t]*[,}])",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def redact_text(text: str) -> str:
+    """A base config's text with the values of secret-looking keys replaced (for the store)."""
+    return _SECRET_ASSIGNMENT.sub(lambda m: f"{m.group('key')}{REDACTED}{m.group('end')}", text)
+
+
 def normalize_value(value: object) -> ArgValue | None:
     """Turn a YAML scalar or list into the value a candidate holds (None: absent)."""
     if value is None or value is False:

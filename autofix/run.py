@@ -22,7 +22,7 @@ import httpx
 from .catalog import Catalog
 from .classify import Diagnosis, classify
 from .config import BaseConfig
-from .errors import HostError, HostLost
+from .errors import HostError, HostLost, InputError
 from .gates import LiveGates, Watch
 from .hosts.base import Host
 from .locks import acquire
@@ -39,7 +39,7 @@ from .model import (
     RunStatus,
 )
 from .preflight import Preflight, ProbeAnswer
-from .repair import propose
+from .repair import apply, propose
 from .search import Child, Pick, Search
 from .services import ProcessManager, ServiceHandle, ServiceManager
 from .store import Store
@@ -143,6 +143,7 @@ class _Outcome:
     resolved: dict[str, Any] = field(default_factory=dict)
     log_excerpt: str = ""
     launched: bool = False
+    cached_from: int | None = None
 
 
 class Runner:
@@ -159,6 +160,8 @@ class Runner:
         preflight: Preflight | None = None,
         services: ServiceManager | None = None,
         lock: bool = True,
+        resume_run: int | None = None,
+        use_cache: bool = True,
     ) -> None:
         self.config = config
         self.options = options
@@ -173,6 +176,8 @@ class Runner:
         self._sources: dict[str, str | None] = {}
         self.services: ServiceManager = services or ProcessManager(host, target.python)
         self.use_lock = lock
+        self.resume_run = resume_run
+        self.use_cache = use_cache
         self._lost_counts: dict[str, int] = {}
         self._stopped_units: list[str] = []
         self._conflicts_handled = False
@@ -200,21 +205,31 @@ class Runner:
                 held.release()
 
     def _run(self) -> RunResult:
-        run = self.store.create_run(
-            name=self.config.name,
-            base_path=self.config.source,
-            base_text=self.config.text,
-            host=self.options.host_label,
-            target=self.target.kind,
-            options={
-                "gates": [g.value for g in self.options.gates],
-                "max_attempts": self.options.max_attempts,
-                "max_time": self.options.max_time,
-            },
-        )
-        started = time.monotonic()
         attempts = 0
         launches = 0
+        if self.resume_run is not None:
+            run = self.store.run(self.resume_run)
+            if run.status is RunStatus.PASSED and run.winner_id is not None:
+                self.emit(Notice(f"run {run.id} already passed (attempt {run.winner_id}); nothing to resume"))
+                done = self.store.attempts(run.id)
+                return RunResult(run, len(done), sum(a.launched for a in done), self.store.attempt(run.winner_id))
+            run = self._resume(run)
+            done = self.store.attempts(run.id)
+            attempts, launches = len(done), sum(a.launched for a in done)
+        else:
+            run = self.store.create_run(
+                name=self.config.name,
+                base_path=self.config.source,
+                base_text=self.config.text,
+                host=self.options.host_label,
+                target=self.target.kind,
+                options={
+                    "gates": [g.value for g in self.options.gates],
+                    "max_attempts": self.options.max_attempts,
+                    "max_time": self.options.max_time,
+                },
+            )
+        started = time.monotonic()
         winner: Attempt | None = None
         status = RunStatus.EXHAUSTED
         try:
@@ -282,7 +297,8 @@ class Runner:
         self.emit(AttemptStarted(attempt, pick))
         log.info("attempt.start", run=run.id, seq=attempt.seq, move=pick.move.label() if pick.move else None)
         try:
-            outcome = self._execute(run, attempt, candidate)
+            cached = self._cached(candidate, version)
+            outcome = self._from_cache(cached) if cached is not None else self._execute(run, attempt, candidate)
         except HostLost as exc:
             # The host, not the config, failed: recorded as such and never classified.
             with contextlib.suppress(HostError):
@@ -317,6 +333,7 @@ class Runner:
             failure=outcome.failure,
             resolved=outcome.resolved,
             log_excerpt=outcome.log_excerpt,
+            cached_from=outcome.cached_from,
         )
         self.emit(AttemptDone(done, len(children)))
         log.info(
@@ -361,6 +378,10 @@ class Runner:
         outcome.launched = True
         handle = self.services.start(name, candidate, self.target, self.config.launch.cwd)
         self._launched_handle = handle
+        self.store.set_service(
+            attempt.id,
+            {"name": handle.name, "directory": handle.directory, "pid": handle.pid, "log_path": handle.log_path},
+        )
         watch = Watch(self.services, handle)
         bind = str(candidate.arg("host") or "127.0.0.1")
         port = str(candidate.arg("port") or "30000")
@@ -409,6 +430,78 @@ class Runner:
         handle, self._launched_handle = self._launched_handle, None
         if handle is not None:
             self.services.stop(handle, grace=30.0)
+
+    # --- the candidate cache ---------------------------------------------------------
+    def _cached(self, candidate: Candidate, version: str) -> Attempt | None:
+        """An earlier attempt of this very candidate on this host and target version."""
+        if not self.use_cache:
+            return None
+        return self.store.cached(candidate.key, self.options.host_label, version)
+
+    def _from_cache(self, cached: Attempt) -> _Outcome:
+        """Reuse a recorded outcome instead of running the candidate again."""
+        self.emit(Notice(f"already tried: attempt {cached.id} (run {cached.run_id}) {cached.state.value}; reused"))
+        outcome = _Outcome(
+            cached.state,
+            verdicts=list(cached.verdicts),
+            failure=cached.failure,
+            resolved=dict(cached.resolved),
+            log_excerpt=cached.log_excerpt,
+            cached_from=cached.id,
+        )
+        if cached.failure is not None and cached.state is AttemptState.FAILED:
+            # The class and its match groups come from the evidence, classified again.
+            journal = parse_text(cached.failure.evidence)
+            fallback = (cached.failure.exception, cached.failure.message)
+            outcome.diagnosis = classify(journal, self.catalog, cached.failure.gate, fallback=fallback)
+        return outcome
+
+    # --- resume ------------------------------------------------------------------------
+    def _resume(self, run: Run) -> Run:
+        """Continue a run a dead (or stopped) controller left: what was running is
+        interrupted and stopped on the host, and the search graph is rebuilt."""
+        for lost in self.store.interrupt_running(run.id):
+            service = self.store.service_of(lost.id)
+            if service is not None:
+                handle = ServiceHandle(service["name"], service["directory"], service.get("pid"), service["log_path"])
+                with contextlib.suppress(HostError):
+                    self.services.stop(handle, grace=30.0)
+                self.emit(
+                    Notice(f"attempt #{lost.seq} was left running; stopped {handle.name} and marked it interrupted")
+                )
+            else:
+                self.emit(Notice(f"attempt #{lost.seq} was left running; marked it interrupted"))
+        self._rebuild(run)
+        return self.store.reopen_run(run.id)
+
+    def _rebuild(self, run: Run) -> None:
+        """The search graph from the store: every attempt's candidate is the base with its
+        recorded moves replayed (the store keeps secrets redacted; the base has them)."""
+        base = self.config.base
+        by_id: dict[int, Candidate] = {}
+        real: dict[str, Candidate] = {base.key: base}
+        for a in self.store.attempts(run.id):
+            candidate = base if a.parent_id is None or a.move is None else apply(by_id[a.parent_id], a.move)
+            if candidate.key != _stored_key(self.store, a):
+                raise InputError(
+                    f"{self.config.source}: not the base config run {run.id} started from "
+                    f"(attempt #{a.seq} does not replay); resume with the same --base"
+                )
+            by_id[a.id] = candidate
+            real[candidate.key] = candidate
+            self._attempt_of_key[candidate.key] = a.id
+        for edge in self.store.edges(run.id):
+            parent = real.get(edge.parent_key)
+            if parent is None:
+                continue
+            child = apply(parent, edge.move)
+            real[child.key] = child
+            self.search.restore(edge.parent_key, Child(child, edge.move, edge.rank), edge.class_id)
+        for a in self.store.attempts(run.id):
+            key = by_id[a.id].key
+            self.search.mark(key, a.state.value)
+            if not a.state.judges_config:
+                self.search.requeue(key)
 
     def _after_host_lost(self, pick: Pick) -> None:
         """Try the candidate again once the host answers; give up if it does not."""
@@ -485,3 +578,8 @@ def _preflight_detail(answer: ProbeAnswer, candidate: Candidate) -> str:
 
 def _tail(text: str, lines: int) -> str:
     return "\n".join(text.rstrip().splitlines()[-lines:])
+
+
+def _stored_key(store: Store, attempt: Attempt) -> str:
+    """The key the store recorded for an attempt's candidate (of the unredacted candidate)."""
+    return store.candidate_key(attempt.id)

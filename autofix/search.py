@@ -150,6 +150,11 @@ class Search:
                 depth=node["depth"] + 1,
             )
 
+    def restore(self, parent_key: str, child: Child, class_id: str | None) -> None:
+        """Put back an edge recorded by an earlier controller (``--resume``)."""
+        depth = self.graph.nodes[parent_key]["depth"] + 1 if parent_key in self.graph else 1
+        self._add(child.candidate, parent=parent_key, move=child.move, class_id=class_id, rank=child.rank, depth=depth)
+
     def requeue(self, key: str) -> None:
         """Make a candidate pending again (its attempt said nothing about the config)."""
         node = self.graph.nodes[key]

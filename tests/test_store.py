@@ -85,3 +85,50 @@ def test_unknown_records_and_bad_urls() -> None:
         open_store("not a url at all")
     with pytest.raises(StoreError):
         open_store("sqlite:////nonexistent-dir/x/runs.db")
+
+
+def test_committed_database_of_every_earlier_revision_upgrades(tmp_path: Path) -> None:
+    """tests/data/db/rev-*.db (one per earlier Alembic revision) open, upgrade, keep data."""
+    import shutil
+
+    from .conftest import DATA
+
+    files = sorted((DATA / "db").glob("rev-*.db"))
+    assert files, "no committed databases"
+    for old in files:
+        copy = tmp_path / old.name
+        shutil.copy(old, copy)
+        store = open_store(f"sqlite:///{copy}")
+        run = store.runs()[0]
+        attempts = store.attempts(run.id)
+        assert run.status is RunStatus.PASSED and [a.state for a in attempts] == [
+            AttemptState.FAILED,
+            AttemptState.PASSED,
+        ]
+        assert attempts[0].failure is not None and attempts[0].failure.class_id == "spec-eagle-params-incomplete"
+        store.set_service(attempts[1].id, {"name": "u"})  # a column of the newest revision
+        version = sqlite3.connect(copy).execute("select version_num from alembic_version").fetchone()[0]
+        assert version == "0002"
+
+
+def test_secret_values_in_the_base_text_are_redacted(store_url: str) -> None:
+    """The base config's text is stored with secret values replaced."""
+    store = open_store(store_url)
+    text = "launch:\n  args: {m: 1}\n  env:\n    HF_TOKEN: hf_topsecret\n    NCCL_ALGO: Ring\n"
+    run = store.create_run(name="n", base_path="b.yaml", base_text=text, host="h", target="t")
+    stored = store.run(run.id).base_text
+    assert "hf_topsecret" not in stored and "HF_TOKEN: <redacted>" in stored and "NCCL_ALGO: Ring" in stored
+
+
+def test_cache_finds_the_latest_judged_attempt_of_a_candidate(store_url: str) -> None:
+    """Same candidate, host and target version: the latest passed/failed attempt, any run."""
+    store = open_store(store_url)
+    c = Candidate.build({"m": 1})
+    for state in (AttemptState.FAILED, AttemptState.INTERRUPTED):
+        run = store.create_run(name="n", base_path="b", base_text="", host="sim", target="sim")
+        a = store.begin_attempt(run.id, c, parent_id=None, move=None, host="sim", target_version="0.5.23")
+        store.finish_attempt(a.id, state=state, verdicts=[], failure=None)
+    hit = store.cached(c.key, "sim", "0.5.23")
+    assert hit is not None and hit.state is AttemptState.FAILED
+    assert store.cached(c.key, "other-host", "0.5.23") is None
+    assert store.cached(c.key, "sim", "0.6.0") is None

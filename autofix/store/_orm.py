@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import Boolean, DateTime, Float, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import Boolean, DateTime, Float, ForeignKey, Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
@@ -36,7 +36,10 @@ class RunRow(Base):
 
 class AttemptRow(Base):
     __tablename__ = "attempts"
-    __table_args__ = (UniqueConstraint("run_id", "seq", name="uq_attempts_run_seq"),)
+    __table_args__ = (
+        UniqueConstraint("run_id", "seq", name="uq_attempts_run_seq"),
+        Index("ix_attempts_cache", "candidate_key", "host", "target_version"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     run_id: Mapped[int] = mapped_column(ForeignKey("runs.id", ondelete="CASCADE"), index=True)
@@ -62,6 +65,8 @@ class AttemptRow(Base):
     log_excerpt: Mapped[str] = mapped_column(Text, default="")
     cached_from: Mapped[int | None] = mapped_column(Integer)
     host_fault: Mapped[bool] = mapped_column(Boolean, default=False)
+    # Where the launched candidate runs ({"name", "directory", "log_path", "pid"}): --resume stops it.
+    service_json: Mapped[str | None] = mapped_column(Text)
 
     run: Mapped[RunRow] = relationship(back_populates="attempts")
     verdicts: Mapped[list[VerdictRow]] = relationship(

@@ -35,6 +35,7 @@ from ..model import (
     Run,
     RunStatus,
     pairs,
+    redact_text,
 )
 from ..resources import data_path
 from ._orm import AttemptRow, EdgeRow, RunRow, VerdictRow
@@ -104,7 +105,7 @@ class SqlStore:
             row = RunRow(
                 name=name,
                 base_path=base_path,
-                base_text=base_text,
+                base_text=redact_text(base_text),
                 host=host,
                 target=target,
                 status=RunStatus.RUNNING.value,
@@ -225,6 +226,58 @@ class SqlStore:
             s.flush()
             s.refresh(row, ["verdicts"])
             return _attempt(row, row.verdicts)
+
+    def reopen_run(self, run_id: int) -> Run:
+        """A run continued by --resume is running again."""
+        with self._tx() as s:
+            row = self._run_row(s, run_id)
+            row.status = RunStatus.RUNNING.value
+            row.ended_at = None
+            return _run(row)
+
+    def set_service(self, attempt_id: int, service: dict[str, Any]) -> None:
+        with self._tx() as s:
+            self._attempt_row(s, attempt_id).service_json = json.dumps(service)
+
+    def candidate_key(self, attempt_id: int) -> str:
+        """The key of the attempt's real candidate (its stored JSON is redacted)."""
+        with self._tx() as s:
+            return self._attempt_row(s, attempt_id).candidate_key
+
+    def service_of(self, attempt_id: int) -> dict[str, Any] | None:
+        with self._tx() as s:
+            raw = self._attempt_row(s, attempt_id).service_json
+            return dict(json.loads(raw)) if raw else None
+
+    def interrupt_running(self, run_id: int) -> list[Attempt]:
+        """Attempts a dead controller left ``running`` become ``interrupted``; returns them."""
+        with self._tx() as s:
+            rows = s.scalars(
+                select(AttemptRow).where(AttemptRow.run_id == run_id, AttemptRow.state == AttemptState.RUNNING.value)
+            ).all()
+            for row in rows:
+                row.state = AttemptState.INTERRUPTED.value
+                row.ended_at = _now()
+            s.flush()
+            return [_attempt(r, r.verdicts) for r in rows]
+
+    def cached(self, candidate_key: str, host: str, target_version: str | None) -> Attempt | None:
+        """The latest attempt of this candidate on this host and target version whose
+        outcome says something about the config (passed, failed, timeout), any run."""
+        judged = [s.value for s in AttemptState if s.judges_config]
+        with self._tx() as s:
+            row = s.scalars(
+                select(AttemptRow)
+                .where(
+                    AttemptRow.candidate_key == candidate_key,
+                    AttemptRow.host == host,
+                    AttemptRow.target_version == target_version,
+                    AttemptRow.state.in_(judged),
+                )
+                .order_by(AttemptRow.id.desc())
+                .limit(1)
+            ).first()
+            return _attempt(row, row.verdicts) if row is not None else None
 
     def attempt(self, attempt_id: int) -> Attempt:
         with self._tx() as s:

@@ -1,0 +1,106 @@
+"""The record survives the controller: SIGKILL mid-attempt, then --resume; the cache."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ..conftest import ROOT
+
+pytestmark = pytest.mark.integration
+
+
+def env(load_s: str, tmp: Path) -> dict[str, str]:
+    out = {**os.environ, "AUTOFIX_SIM_LOAD_S": load_s, "TMPDIR": str(tmp)}
+    out.pop("AUTOFIX_DB", None)
+    return out
+
+
+def cli(*args: str, cwd: Path, load_s: str = "1") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "autofix.cli", *args],
+        cwd=cwd,
+        env=env(load_s, cwd),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+
+
+def history(cwd: Path, run: int) -> list[dict[str, Any]]:
+    return list(json.loads(cli("history", str(run), "--json", cwd=cwd).stdout)["attempts"])
+
+
+def candidate_processes() -> list[str]:
+    out = []
+    for proc in Path("/proc").iterdir():
+        if proc.name.isdigit():
+            try:
+                cmd = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+                stat = (proc / "stat").read_text()
+            except OSError:
+                continue
+            if (
+                "sglang.launch_server" in cmd
+                and "--model-path /models/Kimi-K2.6" in cmd
+                and stat.rsplit(")", 1)[1].split()[0] != "Z"
+            ):
+                out.append(cmd)
+    return out
+
+
+def test_sigkill_mid_attempt_then_resume(tmp_path: Path) -> None:
+    """Killed while a candidate loads: --resume stops it, marks it interrupted, retries it,
+    and the run passes with every attempt recorded once and none left running."""
+    base = ROOT / "examples" / "k26-eagle3.yaml"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "autofix.cli", "search", "--base", str(base), "--host", "sim", "--json"],
+        cwd=tmp_path,
+        env=env("6", tmp_path),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    db = tmp_path / "runs.db"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        time.sleep(0.2)
+        if db.exists():
+            with sqlite3.connect(db) as conn:
+                if conn.execute("select count(*) from attempts where launched = 1 and state = 'running'").fetchone()[0]:
+                    break
+    else:
+        pytest.fail("no candidate was launched")
+    time.sleep(1.0)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    assert history(tmp_path, 1)[-1]["state"] == "running"  # the truth at the moment of death
+    assert candidate_processes(), "the launched candidate outlives its controller"
+
+    done = cli("search", "--base", str(base), "--host", "sim", "--resume", "1", "--json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result["run"] == 1 and result["status"] == "passed"
+    rows = history(tmp_path, 1)
+    states = [a["state"] for a in rows]
+    assert "running" not in states
+    assert states.count("interrupted") == 1 and states[-1] == "passed"
+    assert len({a["seq"] for a in rows}) == len(rows) == result["attempts"]
+    interrupted = next(a for a in rows if a["state"] == "interrupted")
+    assert rows[-1]["args"] == interrupted["args"]  # the interrupted candidate was tried again
+    assert candidate_processes() == []
+
+    again = cli("search", "--base", str(base), "--host", "sim", "--json", cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    repeat = json.loads(again.stdout.strip().splitlines()[-1])
+    assert repeat["launches"] == 0  # every candidate was recorded: nothing launched again
+    assert all(a["cached_from"] for a in history(tmp_path, repeat["run"]))
