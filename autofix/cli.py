@@ -393,6 +393,8 @@ def history(run_id: int | None, db_url: str | None, as_json: bool) -> None:
     for a in attempts:
         parent = f"#{by_id[a.parent_id].seq}" if a.parent_id in by_id else "-"
         move = a.move.label() + (" (inferred)" if a.move.inferred else "") if a.move else "base"
+        depth = _depth(a, by_id)
+        move = ("  " * (depth - 1) + "└ " if depth else "") + move  # the search tree, by indentation
         gates = " ".join(f"{v.gate.value}:{'ok' if v.ok else 'FAIL'}" for v in a.verdicts)
         table.add_row(
             str(a.seq),
@@ -406,6 +408,15 @@ def history(run_id: int | None, db_url: str | None, as_json: bool) -> None:
             _duration(a.started_at, a.ended_at),
         )
     out.print(table)
+
+
+def _depth(attempt: Attempt, by_id: dict[int, Attempt]) -> int:
+    depth, node, seen = 0, attempt, set()
+    while node.parent_id in by_id and node.id not in seen:
+        seen.add(node.id)
+        node = by_id[node.parent_id]
+        depth += 1
+    return depth
 
 
 def _rewrites(attempt: Attempt) -> str:
@@ -586,21 +597,39 @@ def _path_moves(store: Store, attempt: Attempt) -> list[Move]:
 
 @main.command()
 @click.argument("run_id", type=int)
-@click.option("--format", "fmt", type=click.Choice(["dot"]), default="dot", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["dot", "html"]), default="dot", show_default=True)
 @click.option("-o", "--output", help="Write to this file instead of stdout.")
 @click.option("--db", "db_url", help="SQLAlchemy URL of the store.")
 @handles_errors
 def graph(run_id: int, fmt: str, output: str | None, db_url: str | None) -> None:
-    """The run's search graph (candidates and the repair moves between them) as DOT."""
-    from .export import render_dot
+    """The run's search graph: DOT, or one self-contained HTML page drawn by graphviz."""
+    from .export import render_dot, render_html
 
     store = _store(db_url)
     run = store.run(run_id)
-    text = render_dot(run, store.attempts(run_id), store.edges(run_id))
+    attempts = store.attempts(run_id)
+    text = render_dot(run, attempts, store.edges(run_id))
+    if fmt == "html":
+        text = render_html(run, attempts, _dot_to_svg(text))
     if output:
         write_atomically(output, text)
     else:
         click.echo(text, nl=False)
+
+
+def _dot_to_svg(dot: str) -> str:
+    """Graphviz draws the graph (Debian's graphviz package provides `dot`)."""
+    import shutil
+    import subprocess
+
+    exe = shutil.which("dot")
+    if exe is None:
+        raise InputError("graph --format html needs graphviz's `dot` (apt-get install graphviz)")
+    done = subprocess.run([exe, "-Tsvg"], input=dot.encode(), capture_output=True, check=False, timeout=120)
+    if done.returncode != 0:
+        raise InputError(f"graphviz failed: {done.stderr.decode(errors='replace').strip()[-300:]}")
+    svg = done.stdout.decode("utf-8", errors="replace")
+    return svg[svg.find("<svg") :]  # inline: without the XML prolog and doctype
 
 
 # --- classify / strategies ---------------------------------------------------------------------

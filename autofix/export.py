@@ -10,6 +10,7 @@ unit reads them from an EnvironmentFile= the operator fills in.
 
 from __future__ import annotations
 
+import html
 import re
 import shlex
 from collections.abc import Sequence
@@ -198,7 +199,9 @@ _STATE_COLOURS = {
 
 
 def _dot_id(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    """A DOT quoted string; real newlines become DOT's line breaks."""
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    return '"' + escaped + '"'
 
 
 def render_dot(run: Run, attempts: Sequence[Attempt], edges: Sequence[Edge]) -> str:
@@ -222,7 +225,7 @@ def render_dot(run: Run, attempts: Sequence[Attempt], edges: Sequence[Edge]) -> 
         keys.add(key)
         label = f"#{a.seq} {a.state.value}"
         if a.failure is not None:
-            label += f"\\n{a.failure.class_id or 'unclassified'}"
+            label += f"\n{a.failure.class_id or 'unclassified'}"
         bold = ", penwidth=3" if a.id in winner_path else ""
         colour = _STATE_COLOURS.get(a.state.value, "white")
         lines.append(f"  {_dot_id(key[:12])} [label={_dot_id(label)}, fillcolor={colour}{bold}];")
@@ -240,3 +243,52 @@ def render_dot(run: Run, attempts: Sequence[Attempt], edges: Sequence[Edge]) -> 
         )
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+def render_html(run: Run, attempts: Sequence[Attempt], svg: str) -> str:
+    """One self-contained page: the search graph (an SVG drawn by graphviz) and the attempts."""
+    by_id = {a.id: a for a in attempts}
+    rows = []
+    for a in attempts:
+        parent = f"#{by_id[a.parent_id].seq}" if a.parent_id in by_id else ""
+        move = (
+            html.escape(a.move.label()) + (" <em>(inferred)</em>" if a.move and a.move.inferred else "")
+            if a.move
+            else "base"
+        )
+        gates = " ".join(f"{v.gate.value}:{'ok' if v.ok else 'FAIL'}" for v in a.verdicts)
+        failure = html.escape(a.failure.class_id or "unclassified") if a.failure else ""
+        title = html.escape(a.failure.title[:160]) if a.failure else ""
+        rows.append(
+            f'<tr class="{a.state.value}"><td>#{a.seq}</td><td>{parent}</td><td>{move}</td>'
+            f"<td>{a.state.value}{' (cached)' if a.cached_from else ''}</td><td>{failure}</td>"
+            f'<td title="{title}">{html.escape(gates)}</td><td>{"yes" if a.launched else ""}</td></tr>'
+        )
+    winner = f"winner: attempt #{by_id[run.winner_id].seq}" if run.winner_id in by_id else "no winner"
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<title>autofix run {run.id}: {html.escape(run.name)}</title>
+<style>
+body {{ font-family: Helvetica, Arial, sans-serif; margin: 1.5em; color: #222; }}
+h1 {{ font-size: 1.3em; }} .meta {{ color: #555; }}
+#graph svg {{ max-width: 100%; height: auto; border: 1px solid #ddd; }}
+table {{ border-collapse: collapse; margin-top: 1em; }}
+td, th {{ border: 1px solid #ccc; padding: 3px 8px; font-size: 0.9em; }}
+tr.passed {{ background: #e6f7e6; }} tr.failed {{ background: #fbeaea; }}
+tr.interrupted, tr.host_lost {{ background: #f6f3dc; }}
+</style></head>
+<body>
+<h1>autofix run {run.id}: {html.escape(run.name)}</h1>
+<p class="meta">{html.escape(run.host)} ({html.escape(run.target)}), {run.status.value}, {len(attempts)} attempts,
+{sum(a.launched for a in attempts)} launched; {winner}. Nodes are candidates (green passed, red failed, dashed
+untried), edges the repair moves; the winner's path is bold.</p>
+<div id="graph">
+{svg}
+</div>
+<table id="attempts"><thead><tr><th>#</th><th>parent</th><th>move</th><th>state</th><th>class</th>
+<th>gates</th><th>launched</th></tr></thead>
+<tbody>
+{chr(10).join(rows)}
+</tbody></table>
+</body></html>
+"""
