@@ -36,6 +36,28 @@ def argv_to_args(argv: list[str]) -> dict[str, Any]:
     return args
 
 
-@pytest.fixture
-def store_url(tmp_path: Path) -> Iterator[str]:
-    yield f"sqlite:///{tmp_path / 'runs.db'}"
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """One throwaway PostgreSQL server for the session (tests/pg.py)."""
+    from .pg import postgres_server
+
+    with postgres_server() as url:
+        yield url
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgresql)])
+def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """The store contract suite runs against SQLite and a real PostgreSQL."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'runs.db'}"
+        return
+    import sqlalchemy
+
+    base = request.getfixturevalue("postgres_url")
+    name = f"t{abs(hash(request.node.nodeid)) % 10**8}"
+    engine = sqlalchemy.create_engine(base, isolation_level="AUTOCOMMIT")
+    with engine.connect() as conn:
+        conn.execute(sqlalchemy.text(f"DROP DATABASE IF EXISTS {name}"))
+        conn.execute(sqlalchemy.text(f"CREATE DATABASE {name}"))
+    engine.dispose()
+    yield base.rsplit("/", 1)[0] + f"/{name}"

@@ -132,3 +132,63 @@ def test_cache_finds_the_latest_judged_attempt_of_a_candidate(store_url: str) ->
     assert hit is not None and hit.state is AttemptState.FAILED
     assert store.cached(c.key, "other-host", "0.5.23") is None
     assert store.cached(c.key, "sim", "0.6.0") is None
+
+
+def test_interrupt_running_reopen_and_services(store_url: str) -> None:
+    """What --resume relies on: running attempts become interrupted, the run reopens,
+    each launch's service is kept."""
+    store = open_store(store_url)
+    run = store.create_run(name="n", base_path="b", base_text="", host="sim", target="sim")
+    a = store.begin_attempt(
+        run.id, Candidate.build({"m": 1}), parent_id=None, move=None, host="sim", target_version="v"
+    )
+    store.mark_launched(a.id)
+    store.set_service(a.id, {"name": "autofix-1-1-x", "directory": "/tmp/d", "pid": 42, "log_path": "/tmp/d/log"})
+    store.finish_run(run.id, RunStatus.INTERRUPTED, None)
+    lost = store.interrupt_running(run.id)
+    assert [x.id for x in lost] == [a.id] and lost[0].state is AttemptState.INTERRUPTED
+    assert store.interrupt_running(run.id) == []
+    assert store.service_of(a.id) == {
+        "name": "autofix-1-1-x",
+        "directory": "/tmp/d",
+        "pid": 42,
+        "log_path": "/tmp/d/log",
+    }
+    assert store.reopen_run(run.id).status is RunStatus.RUNNING
+    assert store.candidate_key(a.id) == Candidate.build({"m": 1}).key
+    with pytest.raises(UnknownRecord):
+        store.run(run.id + 1000)
+
+
+@pytest.mark.integration
+def test_whole_search_on_the_store_url(store_url: str, tmp_path: Path) -> None:
+    """A team's store: the sim search and its review through --db, on SQLite and PostgreSQL."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from .conftest import ROOT
+
+    env = {**os.environ, "AUTOFIX_SIM_LOAD_S": "1", "TMPDIR": str(tmp_path), "AUTOFIX_DB": store_url}
+    base = str(ROOT / "examples" / "k26-eagle3.yaml")
+    done = subprocess.run(
+        [sys.executable, "-m", "autofix.cli", "search", "--base", base, "--host", "sim", "--json"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    run = json.loads(done.stdout.strip().splitlines()[-1])["run"]
+    listed = subprocess.run(
+        [sys.executable, "-m", "autofix.cli", "history", str(run), "--json"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert json.loads(listed.stdout)["attempts"][-1]["state"] == "passed"
