@@ -27,17 +27,21 @@ SECRET_NAME = re.compile(r"TOKEN|KEY|SECRET|PASSWORD", re.IGNORECASE)
 REDACTED = "<redacted>"
 
 
-_SECRET_ASSIGNMENT = re.compile(
-    r"(?P<key>\b[A-Za-z_][A-Za-z0-9_]*(?:TOKEN|KEY|SECRET|PASSWORD)[A-Za-z0-9_]*\b[ \t]*:[ \t]*)"
-    r"(?P<value>[^,}\n#][^,}\n]*?)"
-    r"(?P<end>[ \t]*(?:#.*)?$|[ \t]*[,}])",
-    re.IGNORECASE | re.MULTILINE,
-)
+def secret_names(candidate: Candidate) -> list[str]:
+    """The candidate's env names that hold secrets (TOKEN, KEY, SECRET, PASSWORD)."""
+    return [name for name, _ in candidate.env if SECRET_NAME.search(name)]
 
 
-def redact_text(text: str) -> str:
-    """A base config's text with the values of secret-looking keys replaced (for the store)."""
-    return _SECRET_ASSIGNMENT.sub(lambda m: f"{m.group('key')}{REDACTED}{m.group('end')}", text)
+def redact_text(text: str, names: Iterable[str]) -> str:
+    """A base config's text with the values of these (secret) keys replaced, for the store."""
+    for name in names:
+        pattern = re.compile(
+            rf"(?P<key>(?<![A-Za-z0-9_]){re.escape(name)}[ \t]*:[ \t]*)(?P<value>[^,}}\n#][^,}}\n]*?)"
+            r"(?P<end>[ \t]*(?:#.*)?$|[ \t]*[,}])",
+            re.MULTILINE,
+        )
+        text = pattern.sub(lambda m: f"{m.group('key')}{REDACTED}{m.group('end')}", text)
+    return text
 
 
 def normalize_value(value: object) -> ArgValue | None:

@@ -37,6 +37,8 @@ from .model import (
     GateVerdict,
     Run,
     RunStatus,
+    redact_text,
+    secret_names,
 )
 from .preflight import Preflight, ProbeAnswer
 from .repair import apply, propose
@@ -220,7 +222,8 @@ class Runner:
             run = self.store.create_run(
                 name=self.config.name,
                 base_path=self.config.source,
-                base_text=self.config.text,
+                # Secrets never reach the store in clear: the text is kept with them redacted.
+                base_text=redact_text(self.config.text, secret_names(self.config.base)),
                 host=self.options.host_label,
                 target=self.target.kind,
                 options={

@@ -111,13 +111,20 @@ def test_committed_database_of_every_earlier_revision_upgrades(tmp_path: Path) -
         assert version == "0002"
 
 
-def test_secret_values_in_the_base_text_are_redacted(store_url: str) -> None:
-    """The base config's text is stored with secret values replaced."""
-    store = open_store(store_url)
-    text = "launch:\n  args: {m: 1}\n  env:\n    HF_TOKEN: hf_topsecret\n    NCCL_ALGO: Ring\n"
-    run = store.create_run(name="n", base_path="b.yaml", base_text=text, host="h", target="t")
-    stored = store.run(run.id).base_text
-    assert "hf_topsecret" not in stored and "HF_TOKEN: <redacted>" in stored and "NCCL_ALGO: Ring" in stored
+def test_secret_values_in_the_base_text_are_redacted() -> None:
+    """The base config's text is kept with secret values replaced, other keys untouched."""
+    from autofix.config import parse_base
+    from autofix.model import redact_text, secret_names
+
+    text = (
+        "launch:\n  args: {m: 1}\n  env:\n    HF_TOKEN: hf_topsecret  # from the hub\n    NCCL_ALGO: Ring\n"
+        "    API_KEY: 'sk-1'\ngates:\n  smoke: {max_tokens: 16}\n"
+    )
+    red = redact_text(text, secret_names(parse_base(text).base))
+    assert "hf_topsecret" not in red and "sk-1" not in red
+    assert "HF_TOKEN: <redacted>  # from the hub" in red and "NCCL_ALGO: Ring" in red
+    assert "max_tokens: 16" in red  # a key that merely contains TOKEN is no secret
+    assert parse_base(red).base.env_dict()["HF_TOKEN"] == "<redacted>"
 
 
 def test_cache_finds_the_latest_judged_attempt_of_a_candidate(store_url: str) -> None:

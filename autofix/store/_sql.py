@@ -35,7 +35,6 @@ from ..model import (
     Run,
     RunStatus,
     pairs,
-    redact_text,
 )
 from ..resources import data_path
 from ._orm import AttemptRow, EdgeRow, RunRow, VerdictRow
@@ -105,7 +104,7 @@ class SqlStore:
             row = RunRow(
                 name=name,
                 base_path=base_path,
-                base_text=redact_text(base_text),
+                base_text=base_text,
                 host=host,
                 target=target,
                 status=RunStatus.RUNNING.value,

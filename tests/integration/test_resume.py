@@ -104,3 +104,23 @@ def test_sigkill_mid_attempt_then_resume(tmp_path: Path) -> None:
     repeat = json.loads(again.stdout.strip().splitlines()[-1])
     assert repeat["launches"] == 0  # every candidate was recorded: nothing launched again
     assert all(a["cached_from"] for a in history(tmp_path, repeat["run"]))
+
+
+def test_secrets_never_reach_the_store_or_the_unit(tmp_path: Path) -> None:
+    """An HF_TOKEN in the base env: the search runs with it, the database and the exported
+    unit never hold it (the unit reads it from an EnvironmentFile)."""
+    text = (
+        (ROOT / "examples" / "k26-eagle3.yaml")
+        .read_text()
+        .replace("    NCCL_ALGO: Ring\n", "    NCCL_ALGO: Ring\n    HF_TOKEN: hf_SECRETVALUE123\n")
+    )
+    (tmp_path / "b.yaml").write_text(text)
+    done = cli("search", "--base", "b.yaml", "--host", "sim", "--json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    run = json.loads(done.stdout.strip().splitlines()[-1])["run"]
+    assert cli("export", str(run), "-o", "u.service", cwd=tmp_path).returncode == 0
+    unit = (tmp_path / "u.service").read_text()
+    assert "hf_SECRETVALUE123" not in unit and "EnvironmentFile=-/etc/autofix/sglang-k26-eagle3.env" in unit
+    stored = b"".join(p.read_bytes() for p in tmp_path.glob("runs.db*"))
+    assert b"hf_SECRETVALUE123" not in stored and b"HF_TOKEN" in stored
+    assert "hf_SECRETVALUE123" not in done.stderr + done.stdout
