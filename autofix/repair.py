@@ -484,106 +484,13 @@ def _parse_fragment(source: str) -> ast.expr | None:
     return None
 
 
-def _field_of(node: ast.expr) -> str | None:
-    """``cfg.speculative_eagle_topk`` / ``self.x`` / ``server_args.x`` -> ``speculative_eagle_topk``."""
-    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name | ast.Call | ast.Attribute):
-        return node.attr
-    return None
-
-
-def _const(node: ast.expr) -> Any:
-    """A constant, or a tuple of the constants of a literal collection."""
-    if isinstance(node, ast.Constant):
-        return node.value
-    if isinstance(node, ast.List | ast.Tuple | ast.Set) and node.elts:
-        values = tuple(e.value for e in node.elts if isinstance(e, ast.Constant))
-        return values or None
-    return None
-
-
-def conditions(expr: ast.expr) -> list[tuple[str, str, Any]]:
-    """Atomic conditions of a boolean expression as (field, relation, constant) triples."""
-    out: list[tuple[str, str, Any]] = []
-    if isinstance(expr, ast.BoolOp):
-        for value in expr.values:
-            out.extend(conditions(value))
-    elif isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.Not):
-        out.extend((f, _negate(rel), c) for f, rel, c in conditions(expr.operand))
-    elif isinstance(expr, ast.Compare) and len(expr.ops) == 1:
-        left, op, right = expr.left, expr.ops[0], expr.comparators[0]
-        field = _field_of(left)
-        if field is None:
-            return out
-        relation = {
-            ast.Is: "is",
-            ast.IsNot: "is not",
-            ast.Eq: "==",
-            ast.NotEq: "!=",
-            ast.In: "in",
-            ast.NotIn: "not in",
-            ast.Gt: ">",
-            ast.GtE: ">=",
-            ast.Lt: "<",
-            ast.LtE: "<=",
-        }.get(type(op))
-        if relation is not None:
-            out.append((field, relation, _const(right)))
-    else:
-        field = _field_of(expr)
-        if field is not None:
-            out.append((field, "truthy", None))
-    return out
-
-
-def _negate(relation: str) -> str:
-    return {
-        "is": "is not",
-        "is not": "is",
-        "==": "!=",
-        "!=": "==",
-        "in": "not in",
-        "not in": "in",
-        "truthy": "falsy",
-        "falsy": "truthy",
-        ">": "<=",
-        "<=": ">",
-        "<": ">=",
-        ">=": "<",
-    }[relation]
-
-
-def moves_to_satisfy(field: str, relation: str, const: Any, flags: Flags, origin: str) -> list[Move]:
-    """Moves that make ``field relation const`` hold for the candidate."""
-    flag = flag_name(field)
-    present = flags.spelling(flag) is not None
-    target = flags.target(flag)
-    info = flags.catalog.flag(flag)
-    default = info.default if info is not None else None
-    allowed = const if isinstance(const, tuple) else (const,)
-    edits: list[Edit] = []
-    if relation in ("is", "falsy") and const is None and present:
-        edits = [Edit(EditOp.DROP, target)]
-    elif relation in ("==", "in") and present and (None in allowed or (default is not None and default in allowed)):
-        edits = [Edit(EditOp.DROP, target)]  # the default satisfies it: go back to it
-    elif relation in ("==", "in") and allowed[0] is not None and not isinstance(allowed[0], bool):
-        edits = [Edit(EditOp.SET, target, str(allowed[0]))]
-    elif relation in ("!=", "not in") and present:
-        edits = [Edit(EditOp.DROP, target)]
-    elif relation in ("is not", "truthy") and not present:
-        value = _turn_on_value(flag, flags)
-        if value is not None:
-            edits = [Edit(EditOp.SET, target, value)]
-    return [_inferred(edits, origin)] if edits else []
-
-
 def _from_source(source: str, flags: Flags) -> list[Move]:
+    """The one failing line a traceback shows (often a fragment), read as a condition
+    that must hold; used when the host's source file is not at hand."""
     expr = _parse_fragment(source)
     if expr is None:
         return []
-    out: list[Move] = []
-    for field, relation, const in conditions(expr):
-        out.extend(moves_to_satisfy(field, relation, const, flags, "assert"))
-    return out
+    return _moves_for(alternatives(expr, True) or [], flags)
 
 
 # --- source-aware inference: the whole failing statement and its branches ------------------
@@ -603,6 +510,11 @@ def source_moves(source: str, line: int, flags: Flags) -> list[Move] | None:
         conjunctions += alternatives(site.test, True) or []
     for test, in_body in site.branches:
         conjunctions += alternatives(test, not in_body) or []
+    return _moves_for(conjunctions, flags)
+
+
+def _moves_for(conjunctions: Sequence[Conjunction], flags: Flags) -> list[Move]:
+    """Inferred moves that make one of the conjunctions hold, value moves first."""
     moves: list[Move] = []
     toggles: list[Move] = []
     for conjunction in conjunctions:

@@ -2,38 +2,19 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
+
+from bench.captures import argv_to_args, load_cases
+
+__all__ = ["CAPTURES", "DATA", "MODELS", "ROOT", "argv_to_args", "load_cases"]
 
 DATA = Path(__file__).parent / "data"
 CAPTURES = DATA / "sglang-0.5.23"
 MODELS = DATA / "models"
 ROOT = Path(__file__).parent.parent
-
-
-def load_cases() -> list[dict[str, Any]]:
-    """The real SGLang 0.5.23 captures, one dict per case."""
-    with open(CAPTURES / "cases.jsonl", encoding="utf-8") as fh:
-        return [json.loads(line) for line in fh if line.strip()]
-
-
-def argv_to_args(argv: list[str]) -> dict[str, Any]:
-    """``--flag v --bare --multi a b`` -> {flag: v, bare: True, multi: [a, b]}."""
-    args: dict[str, Any] = {}
-    i = 0
-    while i < len(argv):
-        flag = argv[i][2:]
-        i += 1
-        values: list[str] = []
-        while i < len(argv) and not argv[i].startswith("--"):
-            values.append(argv[i])
-            i += 1
-        args[flag] = True if not values else (values[0] if len(values) == 1 else values)
-    return args
 
 
 @pytest.fixture(scope="session")
