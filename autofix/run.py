@@ -184,7 +184,8 @@ class Runner:
         self._stopped_units: list[str] = []
         self._conflicts_handled = False
         self.http = httpx.Client(trust_env=False)
-        self.search = Search(config.base)
+        # Moves that fixed a failure class before (any run in this store) are tried first.
+        self.search = Search(config.base, success_rates=store.move_stats())
         self._attempt_of_key: dict[str, int] = {}
         self._launched_handle: ServiceHandle | None = None
 

@@ -10,8 +10,9 @@ and the children its failure suggests. Priority, in order:
    DFLASH, a backend), costs 2. So "add the two flags LoRA needs" ties with "turn LoRA
    off" and the catalogue's order decides, and a new algorithm is never tried before a
    smaller repair;
-2. curated before inferred moves;
-3. the move's past success rate for that failure class (from the store), best first;
+2. the move's past success rate for that failure class (from the store, any run): a
+   move that fixed this class before goes first, even an inferred one;
+3. curated before inferred moves;
 4. the move's rank among its siblings (the catalogue's order of preference);
 5. first proposed, first tried.
 
@@ -32,7 +33,7 @@ from .model import Candidate, Move, diff
 PENDING = "pending"
 RUNNING = "running"
 
-Priority = tuple[int, int, float, int, int]
+Priority = tuple[int, float, int, int, int]
 
 
 def intent_cost(base: Candidate, candidate: Candidate) -> int:
@@ -90,9 +91,9 @@ class Search:
     # --- building --------------------------------------------------------------------
     def _priority(self, candidate: Candidate, move: Move | None, class_id: str | None, rank: int) -> Priority:
         if move is None:
-            return (0, 0, 0.0, 0, self._seq)
+            return (0, 0.0, 0, 0, self._seq)
         rate = self._rates.get((class_id, move.label()), 0.0)
-        return (intent_cost(self.base, candidate), int(move.inferred), -rate, rank, self._seq)
+        return (intent_cost(self.base, candidate), -rate, int(move.inferred), rank, self._seq)
 
     def _add(
         self,

@@ -199,3 +199,31 @@ def test_whole_search_on_the_store_url(store_url: str, tmp_path: Path) -> None:
         check=True,
     )
     assert json.loads(listed.stdout)["attempts"][-1]["state"] == "passed"
+
+
+def test_move_stats_learn_which_move_fixed_a_class(store_url: str) -> None:
+    """A move whose attempt no longer failed with its parent's class counts as a fix."""
+    store = open_store(store_url)
+    run = store.create_run(name="n", base_path="b", base_text="", host="h", target="t")
+    base = Candidate.build({"m": 1})
+    parent = store.begin_attempt(run.id, base, parent_id=None, move=None, host="h", target_version="v")
+    store.finish_attempt(
+        parent.id, state=AttemptState.FAILED, verdicts=[], failure=Failure(Gate.PREFLIGHT, "cls", "f", "E", "")
+    )
+    good = Move((Edit(EditOp.SET, "a", "1"),))
+    bad = Move((Edit(EditOp.SET, "b", "1"),))
+    for move, outcome in ((good, None), (bad, "cls")):
+        a = store.begin_attempt(
+            run.id,
+            base.with_arg(move.edits[0].target, "1"),
+            parent_id=parent.id,
+            move=move,
+            host="h",
+            target_version="v",
+        )
+        failure = Failure(Gate.PREFLIGHT, outcome, "f", "E", "") if outcome else None
+        store.finish_attempt(
+            a.id, state=AttemptState.FAILED if outcome else AttemptState.PASSED, verdicts=[], failure=failure
+        )
+    stats = store.move_stats()
+    assert stats[("cls", "set a=1")] == 1.0 and stats[("cls", "set b=1")] == 0.0

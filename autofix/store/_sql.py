@@ -278,6 +278,39 @@ class SqlStore:
             ).first()
             return _attempt(row, row.verdicts) if row is not None else None
 
+    def move_stats(self, limit: int = 20000) -> dict[tuple[str | None, str], float]:
+        """For (failure class, move label): how often the move fixed that class, any run.
+
+        A move fixed a class when the attempt it made did not fail with the same class
+        again (it passed, or failed further along for another reason).
+        """
+        with self._tx() as s:
+            rows = s.execute(
+                select(
+                    AttemptRow.id,
+                    AttemptRow.parent_id,
+                    AttemptRow.move_json,
+                    AttemptRow.state,
+                    AttemptRow.failure_class,
+                )
+                .order_by(AttemptRow.id.desc())
+                .limit(limit)
+            ).all()
+        by_id = {r.id: r for r in rows}
+        tries: dict[tuple[str | None, str], int] = {}
+        fixes: dict[tuple[str | None, str], int] = {}
+        for r in rows:
+            parent = by_id.get(r.parent_id) if r.parent_id else None
+            if parent is None or not r.move_json or parent.failure_class is None:
+                continue
+            if r.state not in (AttemptState.PASSED.value, AttemptState.FAILED.value):
+                continue
+            key = (parent.failure_class, Move.from_json(json.loads(r.move_json)).label())
+            tries[key] = tries.get(key, 0) + 1
+            if r.state == AttemptState.PASSED.value or r.failure_class != parent.failure_class:
+                fixes[key] = fixes.get(key, 0) + 1
+        return {key: fixes.get(key, 0) / count for key, count in tries.items()}
+
     def attempt(self, attempt_id: int) -> Attempt:
         with self._tx() as s:
             row = self._attempt_row(s, attempt_id)
