@@ -116,6 +116,12 @@ def _host_and_target(host_opt: str | None, target_opt: str | None, config: BaseC
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the outcome last on stdout.")
 @click.option("--accept-new-host-key", is_flag=True, help="Record an SSH host key not yet in known_hosts.")
 @click.option("--resume", "resume_run", type=int, help="Continue run RUN (a controller that died, or budget spent).")
+@click.option(
+    "--explore",
+    type=click.IntRange(min=0),
+    default=0,
+    help="After the first pass, launch up to N speculative variants.",
+)
 @handles_errors
 def search(
     base_path: str,
@@ -128,6 +134,7 @@ def search(
     as_json: bool,
     accept_new_host_key: bool,
     resume_run: int | None,
+    explore: int,
 ) -> None:
     """Search for a config that passes every gate, starting from --base."""
     from .hosts.base import Host
@@ -141,6 +148,10 @@ def search(
     gates = _parse_gates(gates_opt, config)
     max_time = parse_duration(max_time_opt, source="--max-time") if max_time_opt else config.search.max_time
     host_spec, target_kind = _host_and_target(host_opt, target_opt, config)
+    if explore and Gate.BENCH not in gates:
+        raise InputError(
+            "--explore ranks passing configs by the bench gate: set gates.bench in the base or --gates …,bench"
+        )
     catalog = load_catalog()
     sim_load_s = _env_float("AUTOFIX_SIM_LOAD_S")
     store = open_store(db_url)
@@ -171,6 +182,7 @@ def search(
         max_attempts=max_attempts or config.search.max_attempts,
         max_time=max_time,
         host_label=host_spec,
+        explore=explore,
     )
     _interrupt_on_signals()
     view = SearchView(config, quiet=False)

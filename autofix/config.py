@@ -54,6 +54,8 @@ class GatesConfig:
     smoke_max_tokens: int = 16
     smoke_prompt: str = "Say hello in one short sentence."
     bench_min_tokens_per_s: float | None = None
+    bench_concurrency: int = 8
+    bench_max_tokens: int = 64
 
 
 @dataclass(frozen=True)
@@ -92,7 +94,7 @@ _SCHEMA: dict[str, Any] = {
         "start": {"settle": "seconds"},
         "ready": {"timeout": "seconds"},
         "smoke": {"max_tokens": "count", "prompt": "text"},
-        "bench": {"min_tokens_per_s": "number"},
+        "bench": {"min_tokens_per_s": "number", "concurrency": "count", "max_tokens": "count"},
     },
     "search": {"max_attempts": "count", "max_time": "duration", "pinned": "flag_list"},
 }
@@ -151,6 +153,8 @@ def parse_base(text: str, *, source: str = "<config>", default_name: str = "sgla
             smoke_max_tokens=int(_gate(gates, "smoke", "max_tokens", source, 16)),
             smoke_prompt=str(_gate(gates, "smoke", "prompt", source, GatesConfig.smoke_prompt)),
             bench_min_tokens_per_s=_gate(gates, "bench", "min_tokens_per_s", source, None),
+            bench_concurrency=int(_gate(gates, "bench", "concurrency", source, 8)),
+            bench_max_tokens=int(_gate(gates, "bench", "max_tokens", source, 64)),
         ),
         search=SearchConfig(
             max_attempts=_opt(search, "max_attempts", source, "search", 12),
@@ -234,7 +238,7 @@ def _gate(gates: Mapping[str, Any], gate: str, key: str, source: str, default: A
     if not isinstance(section, Mapping) or section.get(key) is None:
         return default
     value = section[key]
-    return float(value) if isinstance(value, int | float) and key != "max_tokens" else value
+    return float(value) if isinstance(value, int | float) and key not in ("max_tokens", "concurrency") else value
 
 
 def _fail(source: str, path: str, problem: str) -> NoReturn:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,6 +27,7 @@ Progress = Callable[[Gate, float, str], None]
 
 POLL_S = 0.25
 SILENCE_S = 10.0  # the watcher beats every 2 s; this long without a word means it is gone
+IDLE_DRAFTER = 1.05  # an accept length this close to 1.0: the draft tokens are all rejected
 BENCH_PROMPTS = (
     "Explain in a few sentences why the sky is blue.",
     "Write a short story about a lighthouse keeper.",
@@ -188,30 +190,62 @@ class LiveGates:
             return GateVerdict(Gate.SMOKE, False, elapsed, f"completion returned no text: {str(body)[:200]}")
         return GateVerdict(Gate.SMOKE, True, elapsed, f"{tokens} tokens: {text[:60]!r}")
 
-    def bench(self, max_tokens: int = 64) -> GateVerdict:
-        """Single-stream decode speed (output tokens/s) and speculative accept length."""
+    def bench(self, speculative: bool = False) -> GateVerdict:
+        """Decode speed of one stream and at the configured concurrency (output tokens/s),
+        and the speculative accept length the server reports (/get_server_info).
+
+        Fails below ``bench.min_tokens_per_s`` (single stream), or with an accept length of
+        about 1.0 when speculative decoding is on: a drafter that silently does nothing.
+        """
         started = time.monotonic()
         floor = self.settings.bench_min_tokens_per_s or 0.0
-        tokens = 0
-        spent = 0.0
-        for i, prompt in enumerate(BENCH_PROMPTS):
-            self.progress(Gate.BENCH, time.monotonic() - started, f"request {i + 1}/{len(BENCH_PROMPTS)}")
+        max_tokens = self.settings.bench_max_tokens
+        single = self._stream_rate(BENCH_PROMPTS, max_tokens, started, "single")
+        if isinstance(single, str):
+            return GateVerdict(Gate.BENCH, False, time.monotonic() - started, single)
+        concurrency = max(self.settings.bench_concurrency, 1)
+        batch = self._concurrent_rate(concurrency, max_tokens, started)
+        if isinstance(batch, str):
+            return GateVerdict(Gate.BENCH, False, time.monotonic() - started, batch)
+        accept = self._accept_length()
+        self.bench_figures = {"tokens_per_s": round(single, 2), f"tokens_per_s_x{concurrency}": round(batch, 2)}
+        if accept is not None:
+            self.bench_figures["accept_length"] = round(accept, 3)
+        detail = f"{single:.1f} tok/s single, {batch:.1f} tok/s at {concurrency} streams"
+        detail += f", accept length {accept:.2f}" if accept is not None else ""
+        elapsed = time.monotonic() - started
+        if single < floor:
+            return GateVerdict(Gate.BENCH, False, elapsed, f"{detail}: below the floor of {floor:g} tok/s")
+        if speculative and accept is not None and accept < IDLE_DRAFTER:
+            return GateVerdict(
+                Gate.BENCH, False, elapsed, f"{detail}: the drafter accepts nothing (speculation is idle)"
+            )
+        return GateVerdict(Gate.BENCH, True, elapsed, f"{detail} (floor {floor:g})")
+
+    def _stream_rate(self, prompts: tuple[str, ...], max_tokens: int, started: float, label: str) -> float | str:
+        tokens, spent = 0, 0.0
+        for i, prompt in enumerate(prompts):
+            self.progress(Gate.BENCH, time.monotonic() - started, f"{label} request {i + 1}/{len(prompts)}")
             t0 = time.monotonic()
             body, error = self._chat(prompt, max_tokens, timeout=300.0)
             if body is None:
-                return GateVerdict(Gate.BENCH, False, time.monotonic() - started, error)
+                return error
             spent += time.monotonic() - t0
             tokens += _completion_text(body)[1]
-        rate = tokens / spent if spent > 0 else 0.0
-        accept = self._accept_length()
-        self.bench_figures = {"tokens_per_s": round(rate, 2)}
-        if accept is not None:
-            self.bench_figures["accept_length"] = round(accept, 3)
-        detail = f"{rate:.1f} tok/s" + (f", accept length {accept:.2f}" if accept is not None else "")
-        elapsed = time.monotonic() - started
-        if rate < floor:
-            return GateVerdict(Gate.BENCH, False, elapsed, f"{detail}: below the floor of {floor:g} tok/s")
-        return GateVerdict(Gate.BENCH, True, elapsed, f"{detail} (floor {floor:g})")
+        return tokens / spent if spent > 0 else 0.0
+
+    def _concurrent_rate(self, concurrency: int, max_tokens: int, started: float) -> float | str:
+        self.progress(Gate.BENCH, time.monotonic() - started, f"{concurrency} concurrent requests")
+        prompts = [BENCH_PROMPTS[i % len(BENCH_PROMPTS)] for i in range(concurrency)]
+        t0 = time.monotonic()
+        with ThreadPoolExecutor(max_workers=concurrency) as pool:
+            results = list(pool.map(lambda p: self._chat(p, max_tokens, timeout=300.0), prompts))
+        wall = time.monotonic() - t0
+        errors = [error for body, error in results if body is None]
+        if errors:
+            return errors[0]
+        tokens = sum(_completion_text(body)[1] for body, _ in results if body is not None)
+        return tokens / wall if wall > 0 else 0.0
 
     # --- HTTP ------------------------------------------------------------------------
     def _get(self, path: str, timeout: float) -> Any:

@@ -32,9 +32,12 @@ from .model import (
     Attempt,
     AttemptState,
     Candidate,
+    Edit,
+    EditOp,
     Failure,
     Gate,
     GateVerdict,
+    Move,
     Run,
     RunStatus,
     redact_text,
@@ -103,6 +106,7 @@ class SearchOptions:
     max_attempts: int
     max_time: float
     host_label: str
+    explore: int = 0  # after the first pass, launch up to this many speculative variants
 
 
 @dataclass(frozen=True)
@@ -272,6 +276,10 @@ class Runner:
                 if attempt.state is AttemptState.PASSED:
                     winner = attempt
                     status = RunStatus.PASSED
+                    if self.options.explore:
+                        winner, more, more_launches = self._explore(run, pick, attempt, version)
+                        attempts += more
+                        launches += more_launches
                     break
         except KeyboardInterrupt:
             status = RunStatus.INTERRUPTED
@@ -396,7 +404,13 @@ class Runner:
             progress=lambda g, t, line: self.emit(GateProgress(g, t, line)),
             http=self.http,
         )
-        runners = {Gate.START: live.start, Gate.READY: live.ready, Gate.SMOKE: live.smoke, Gate.BENCH: live.bench}
+        speculative = candidate.arg("speculative-algorithm") is not None
+        runners: dict[Gate, Callable[[], GateVerdict]] = {
+            Gate.START: live.start,
+            Gate.READY: live.ready,
+            Gate.SMOKE: live.smoke,
+            Gate.BENCH: lambda: live.bench(speculative),
+        }
         try:
             for gate in gates:
                 verdict = runners[gate]()
@@ -412,6 +426,8 @@ class Runner:
                     status = "timeout" if timed_out else "failed"
                     return self._failed(outcome, gate, journal, tail, status, detail=verdict.detail)
             outcome.log_excerpt = self._read_journal(handle)[1]
+            if live.bench_figures:
+                outcome.resolved["__bench__"] = dict(live.bench_figures)
             return outcome
         finally:
             if watch.restarts:
@@ -434,6 +450,30 @@ class Runner:
         handle, self._launched_handle = self._launched_handle, None
         if handle is not None:
             self.services.stop(handle, grace=30.0)
+
+    # --- --explore: the fastest passing config -----------------------------------------
+    def _explore(self, run: Run, pick: Pick, first: Attempt, version: str) -> tuple[Attempt, int, int]:
+        """After the first pass, try speculative variants of it (steps, topk, draft tokens)
+        the way SGLang's bench_speculative sweeps a grid, but only what passes preflight is
+        launched; the fastest by the bench gate (single-stream tokens/s) wins."""
+        variants = explore_variants(pick.candidate, self.catalog)
+        tried = launched = 0
+        best = first
+        for move, child in variants:
+            if launched >= self.options.explore or tried >= 4 * self.options.explore:
+                break
+            if child.key in self.search.graph and self.search.status(child.key) != "pending":
+                continue  # never the same candidate twice
+            self.store.add_edges(run.id, pick.candidate.key, [(child, move, None)])
+            self.search.restore(pick.candidate.key, Child(child, move, 0), None)
+            attempt = self._attempt(run, Pick(child, pick.candidate.key, move, pick.depth + 1), version)
+            tried += 1
+            launched += int(attempt.launched)
+            if attempt.state is AttemptState.PASSED and _speed(attempt) > _speed(best):
+                best = attempt
+        note = f"explored {tried} variant(s), {launched} launched: fastest is #{best.seq} at {_speed(best):.1f} tok/s"
+        self.emit(Notice(note + f" (first pass #{first.seq}: {_speed(first):.1f} tok/s)"))
+        return best, tried, launched
 
     # --- the candidate cache ---------------------------------------------------------
     def _cached(self, candidate: Candidate, version: str) -> Attempt | None:
@@ -587,3 +627,34 @@ def _tail(text: str, lines: int) -> str:
 def _stored_key(store: Store, attempt: Attempt) -> str:
     """The key the store recorded for an attempt's candidate (of the unredacted candidate)."""
     return store.candidate_key(attempt.id)
+
+
+def _speed(attempt: Attempt) -> float:
+    bench = dict(attempt.resolved).get("__bench__")
+    return float(bench.get("tokens_per_s", 0.0)) if isinstance(bench, dict) else 0.0
+
+
+def explore_variants(winner: Candidate, catalog: Catalog) -> list[tuple[Move, Candidate]]:
+    """Speculative variants of a passing candidate, closest to it first: num-steps over its
+    domain with draft tokens = steps + 1 for a chain (topk 1), and wider trees (topk 2, 4)."""
+    if winner.arg("speculative-algorithm") is None:
+        return []
+    steps_domain = sorted({int(v) for v in catalog.domains.get("speculative-num-steps", (1, 2, 3, 5))} | {4})
+    out: list[tuple[int, int, Move, Candidate]] = []
+    for topk in (1, 2, 4):
+        for steps in steps_domain:
+            draft = steps + 1 if topk == 1 else min(topk * steps, 16)
+            wanted = {
+                "speculative-num-steps": str(steps),
+                "speculative-eagle-topk": str(topk),
+                "speculative-num-draft-tokens": str(draft),
+            }
+            edits = tuple(Edit(EditOp.SET, f, v) for f, v in wanted.items() if winner.arg(f) != v)
+            if not edits:
+                continue
+            move = Move(edits, inferred=False, origin="explore")
+            child = apply(winner, move)
+            current = int(str(winner.arg("speculative-num-steps") or 3))
+            out.append((len(edits), abs(steps - current), move, child))
+    out.sort(key=lambda item: (item[0], item[1]))
+    return [(move, child) for _, _, move, child in out]
