@@ -32,7 +32,7 @@ from .resources import data_path
 
 MATCH_KEYS = ("exception", "function", "file", "message", "source", "gate", "signal", "evidence")
 CLASS_KEYS = ("id", "title", "match", "moves", "note", "examples")
-FILE_KEYS = ("target", "aliases", "domains", "host_facts", "classes")
+FILE_KEYS = ("target", "aliases", "domains", "env_domains", "host_facts", "classes")
 VALUE_KEYS = ("from", "add", "mul", "min", "max", "default", "match", "round", "round_up_to", "divisor_of", "replace")
 FLAG_KINDS = ("bool", "bool_false", "value", "list")
 GATES = ("preflight", "start", "ready", "smoke", "bench")
@@ -116,6 +116,8 @@ class Catalog:
     flags: Mapping[str, FlagInfo] = field(default_factory=dict)
     # Flags that describe the host, not a choice (device): no move ever changes them.
     host_facts: frozenset[str] = frozenset()
+    # Env vars with a known set of valid values (NCCL_PROTO …): a valid one is never unset.
+    env_domains: Mapping[str, re.Pattern[str]] = field(default_factory=dict)
 
     def flag(self, name: str) -> FlagInfo | None:
         return self.flags.get(self.canonical(name))
@@ -133,7 +135,7 @@ class Catalog:
 
     def without_classes(self) -> Catalog:
         """The same aliases, domains and flag facts with no curated classes (inference only)."""
-        return Catalog((), self.aliases, self.domains, self.flags, self.host_facts)
+        return Catalog((), self.aliases, self.domains, self.flags, self.host_facts, self.env_domains)
 
 
 def load_catalog(directory: Path | None = None) -> Catalog:
@@ -178,6 +180,7 @@ def parse_catalog(texts: Mapping[str, str], flag_texts: Mapping[str, str] | None
     domains: dict[str, tuple[Any, ...]] = {}
     flags: dict[str, FlagInfo] = {}
     host_facts: set[str] = set()
+    env_domains: dict[str, re.Pattern[str]] = {}
     for name, text in (flag_texts or {}).items():
         more_flags, more_aliases = parse_flags(name, text)
         flags.update(more_flags)
@@ -199,6 +202,13 @@ def parse_catalog(texts: Mapping[str, str], flag_texts: Mapping[str, str] | None
             if not _FLAG.match(str(spelling)) or not _FLAG.match(str(canonical)):
                 raise CatalogError(f"{name}: aliases.{spelling}: flag names are [a-z0-9-]+")
             aliases[str(spelling)] = str(canonical)
+        for env_name, pattern in (data.get("env_domains") or {}).items():
+            if not _ENV.match(str(env_name)) or not isinstance(pattern, str):
+                raise CatalogError(f"{name}: env_domains.{env_name}: must map an env name to a regex")
+            try:
+                env_domains[str(env_name)] = re.compile(pattern)
+            except re.error as exc:
+                raise CatalogError(f"{name}: env_domains.{env_name}: bad regex: {exc}") from None
         for flag in data.get("host_facts") or []:
             if not isinstance(flag, str) or not _FLAG.match(flag):
                 raise CatalogError(f"{name}: host_facts: {flag!r} is not a flag name")
@@ -216,7 +226,7 @@ def parse_catalog(texts: Mapping[str, str], flag_texts: Mapping[str, str] | None
                 raise CatalogError(f"{name}: {cls.id}: duplicate class id (also in {seen[cls.id]})")
             seen[cls.id] = name
             classes.append(cls)
-    return Catalog(tuple(classes), aliases, domains, flags, frozenset(host_facts))
+    return Catalog(tuple(classes), aliases, domains, flags, frozenset(host_facts), env_domains)
 
 
 def _unknown(data: Mapping[str, Any], allowed: Sequence[str], name: str, where: str) -> None:

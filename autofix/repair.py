@@ -175,6 +175,10 @@ def _realize_edit(
     if spec.op is EditOp.DROP:
         return Edit(EditOp.DROP, flags.target(target))
     if spec.op is EditOp.UNSET_ENV:
+        valid = flags.catalog.env_domains.get(target)
+        current = flags.candidate.env_value(target)
+        if valid is not None and current is not None and valid.match(current):
+            return None  # a value the variable accepts: unsetting it cannot be the fix
         return Edit(EditOp.UNSET_ENV, target)
     if spec.op is EditOp.SCALE:
         base = flags.value(target, resolved)

@@ -335,7 +335,9 @@ class Runner:
             children = [Child(p.child, p.move, p.rank) for p in proposals]
             class_id = outcome.diagnosis.failure.class_id
             self.store.add_edges(run.id, candidate.key, [(c.candidate, c.move, class_id) for c in children])
-            self.search.tell(candidate.key, outcome.state.value, children, class_id)
+            self.search.tell(
+                candidate.key, outcome.state.value, children, class_id, outcome.diagnosis.failure.fingerprint
+            )
         else:
             self.search.tell(candidate.key, outcome.state.value)
         done = self.store.finish_attempt(

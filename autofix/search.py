@@ -9,7 +9,10 @@ and the children its failure suggests. Priority, in order:
    1), costs 1; taking away something they set, or replacing a choice they made (EAGLE ->
    DFLASH, a backend), costs 2. So "add the two flags LoRA needs" ties with "turn LoRA
    off" and the catalogue's order decides, and a new algorithm is never tried before a
-   smaller repair;
+   smaller repair. A line of moves after which the same failure keeps coming back costs
+   two more per repeat, so a parent's other moves are tried before digging further; a
+   line that gets further (each fix uncovers the next failure) costs two less per step,
+   so a chain of fixes is followed before the alternatives to its first step;
 2. the move's past success rate for that failure class (from the store, any run): a
    move that fixed this class before goes first, even an inferred one;
 3. curated before inferred moves;
@@ -31,6 +34,7 @@ import networkx as nx
 from .model import Candidate, Move, diff
 
 PENDING = "pending"
+STALL_COST = 2  # per repeat of a failure down a line (or minus, per new failure uncovered)
 RUNNING = "running"
 
 Priority = tuple[int, float, int, int, int]
@@ -89,11 +93,13 @@ class Search:
         self._add(base, parent=None, move=None, class_id=None, rank=0, depth=0)
 
     # --- building --------------------------------------------------------------------
-    def _priority(self, candidate: Candidate, move: Move | None, class_id: str | None, rank: int) -> Priority:
+    def _priority(
+        self, candidate: Candidate, move: Move | None, class_id: str | None, rank: int, stall: int = 0
+    ) -> Priority:
         if move is None:
             return (0, 0.0, 0, 0, self._seq)
         rate = self._rates.get((class_id, move.label()), 0.0)
-        return (intent_cost(self.base, candidate), -rate, int(move.inferred), rank, self._seq)
+        return (intent_cost(self.base, candidate) + STALL_COST * stall, -rate, int(move.inferred), rank, self._seq)
 
     def _add(
         self,
@@ -104,6 +110,7 @@ class Search:
         class_id: str | None,
         rank: int,
         depth: int,
+        stall: int = 0,
     ) -> None:
         key = candidate.key
         if key in self.graph:
@@ -111,7 +118,7 @@ class Search:
                 self.graph.add_edge(parent, key, move=move, class_id=class_id, rank=rank)
             return
         self._seq += 1
-        priority = self._priority(candidate, move, class_id, rank)
+        priority = self._priority(candidate, move, class_id, rank, stall)
         self.graph.add_node(
             key,
             candidate=candidate,
@@ -137,10 +144,29 @@ class Search:
             return Pick(node["candidate"], node["parent"], node["move"], node["depth"])
         return None
 
-    def tell(self, key: str, status: str, children: Iterable[Child] = (), class_id: str | None = None) -> None:
-        """Record a candidate's outcome and queue the children its failure suggests."""
+    def tell(
+        self,
+        key: str,
+        status: str,
+        children: Iterable[Child] = (),
+        class_id: str | None = None,
+        failure: str | None = None,
+    ) -> None:
+        """Record a candidate's outcome and queue the children its failure suggests.
+
+        ``failure`` names the failure (its fingerprint): after a move the same failure
+        came back (the move did not help: the line waits for the parent's other moves),
+        or a new one did (it got further: that line goes on before the alternatives).
+        """
         node = self.graph.nodes[key]
         node["status"] = status
+        node["failure"] = failure or class_id
+        parent = node["parent"]
+        before = self.graph.nodes[parent].get("failure") if parent is not None else None
+        same = before is not None and node["failure"] == before
+        further = before is not None and node["failure"] is not None and not same
+        node["stall"] = self.graph.nodes[parent].get("stall", 0) + 1 if same else 0
+        node["progress"] = self.graph.nodes[parent].get("progress", 0) + 1 if further else 0
         for child in children:
             self._add(
                 child.candidate,
@@ -149,6 +175,7 @@ class Search:
                 class_id=class_id,
                 rank=child.rank,
                 depth=node["depth"] + 1,
+                stall=node["stall"] - node["progress"],
             )
 
     def restore(self, parent_key: str, child: Child, class_id: str | None) -> None:

@@ -80,3 +80,33 @@ def test_retuning_a_number_is_cheaper_than_replacing_a_choice() -> None:
     assert intent_cost(base, base.with_arg("page-size", "1")) == 1
     assert intent_cost(base, base.with_arg("speculative-algorithm", "DFLASH")) == 2
     assert intent_cost(base, base.without_arg("speculative-eagle-topk")) == 2
+
+
+def test_a_move_after_which_the_same_failure_returns_waits() -> None:
+    """If a move leaves the same failure class, its children wait for the parent's siblings."""
+    base = Candidate.build({"cpu-offload-gb": "400"})
+    s = Search(base)
+    s.ask()
+    scale = Child(base.with_arg("mem-fraction-static", "0.8"), move("mem-fraction-static", "0.8"), 0)
+    drop = Child(base.without_arg("cpu-offload-gb"), move("cpu-offload-gb", None), 1)
+    s.tell(base.key, "failed", [scale, drop], class_id="killed")
+    first = s.ask()
+    assert first is not None and first.candidate == scale.candidate
+    deeper = Child(scale.candidate.with_arg("mem-fraction-static", "0.7"), move("mem-fraction-static", "0.7"), 0)
+    s.tell(scale.candidate.key, "failed", [deeper], class_id="killed")  # the same failure again
+    second = s.ask()
+    assert second is not None and second.candidate == drop.candidate
+
+
+def test_a_line_that_gets_further_is_followed_first() -> None:
+    """When a move uncovers a new failure, its children go before the parent's alternatives."""
+    base = Candidate.build({"a": "1"})
+    s = Search(base)
+    s.ask()
+    fix_one = child(base, "b", "1", 0)
+    alternative = child(base, "c", "1", 1)
+    s.tell(base.key, "failed", [fix_one, alternative], class_id="A", failure="fp-a")
+    assert s.ask().candidate == fix_one.candidate  # type: ignore[union-attr]
+    next_fix = Child(fix_one.candidate.with_arg("d", "1"), move("d", "1"), 0)
+    s.tell(fix_one.candidate.key, "failed", [next_fix], class_id="B", failure="fp-b")  # got further
+    assert s.ask().candidate == next_fix.candidate  # type: ignore[union-attr]
