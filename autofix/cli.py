@@ -13,6 +13,7 @@ import signal
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
@@ -29,8 +30,11 @@ from .classify import classify
 from .config import BaseConfig, load_base, parse_base, parse_duration
 from .errors import AutofixError, ConfigError, InputError
 from .export import FORMATS, ExportContext, render
+from .hosts.base import Host
 from .model import Attempt, AttemptState, Gate, Move, Run, RunStatus, diff
+from .services import ServiceManager
 from .store import Store, default_url, open_store
+from .targets import Target
 from .tracebacks import parse_stream
 
 EXIT_INTERRUPTED = 130
@@ -108,6 +112,7 @@ def _host_and_target(host_opt: str | None, target_opt: str | None, config: BaseC
 @main.command()
 @click.option("--base", "base_path", required=True, help="The base config YAML.")
 @click.option("--host", "host_opt", help="sim | local | [user@]address[:port]; overrides the YAML's host.")
+@click.option("--hosts", "hosts_opt", help="Several hosts (comma list): the frontier runs one candidate per host.")
 @click.option("--target", "target_opt", type=click.Choice(["sglang", "sim"]), help="sim: the SGLang look-alike.")
 @click.option("--db", "db_url", help="SQLAlchemy URL of the store (default sqlite:///runs.db, or AUTOFIX_DB).")
 @click.option("--gates", "gates_opt", help="Comma list out of preflight,start,ready,smoke,bench.")
@@ -126,6 +131,7 @@ def _host_and_target(host_opt: str | None, target_opt: str | None, config: BaseC
 def search(
     base_path: str,
     host_opt: str | None,
+    hosts_opt: str | None,
     target_opt: str | None,
     db_url: str | None,
     gates_opt: str | None,
@@ -137,12 +143,7 @@ def search(
     explore: int,
 ) -> None:
     """Search for a config that passes every gate, starting from --base."""
-    from .hosts.base import Host
-    from .hosts.local import LocalHost
-    from .hosts.ssh import SshHost
     from .run import Runner, SearchOptions
-    from .services import ProcessManager, ServiceManager
-    from .targets import make_target
 
     config = load_base(base_path)
     gates = _parse_gates(gates_opt, config)
@@ -154,6 +155,15 @@ def search(
         )
     catalog = load_catalog()
     sim_load_s = _env_float("AUTOFIX_SIM_LOAD_S")
+    specs = [host_spec]
+    if hosts_opt:
+        if host_opt:
+            raise InputError("--host and --hosts: give one or the other")
+        specs = [s.strip() for s in hosts_opt.split(",") if s.strip()]
+        for spec in specs:
+            _host_and_target(spec, target_opt, config)
+        host_spec, target_kind = _host_and_target(specs[0], target_opt, config)
+    workers = [_worker(spec, i, target_kind, config, accept_new_host_key, sim_load_s) for i, spec in enumerate(specs)]
     store = open_store(db_url)
     if resume_run is not None:
         previous = store.run(resume_run)
@@ -162,26 +172,12 @@ def search(
                 f"--resume {resume_run}: that run searched {previous.host} ({previous.target}), "
                 f"not {host_spec} ({target_kind}); give the same --host/--target"
             )
-    host: Host
-    if host_spec in ("sim", "local"):
-        host = LocalHost(name=host_spec)
-        target = make_target(target_kind, config, sim_load_s=sim_load_s)
-    else:
-        host = SshHost(host_spec, accept_new_host_key=accept_new_host_key)
-        target = make_target(target_kind, config, sim_load_s=sim_load_s, remote=host)
-    services: ServiceManager
-    if target.simulated or config.service.manager == "process" or host_spec == "local":
-        # The sim host and this machine have no systemd as PID 1: the process manager.
-        services = ProcessManager(host, target.python)
-    else:
-        from .systemd import SystemdManager
-
-        services = SystemdManager(host, target.python)
+    host, target, services, label = workers[0]
     options = SearchOptions(
         gates=gates,
         max_attempts=max_attempts or config.search.max_attempts,
         max_time=max_time,
-        host_label=host_spec,
+        host_label=label,
         explore=explore,
     )
     _interrupt_on_signals()
@@ -197,6 +193,18 @@ def search(
         services=services,
         resume_run=resume_run,
     )
+    for other_host, other_target, other_services, other_label in workers[1:]:
+        runner.add_worker(
+            Runner(
+                config,
+                replace(options, host_label=other_label),
+                store=store,
+                host=other_host,
+                target=other_target,
+                catalog=catalog,
+                services=other_services,
+            )
+        )
     try:
         result = runner.run()
     except KeyboardInterrupt:
@@ -207,11 +215,44 @@ def search(
         sys.exit(EXIT_INTERRUPTED)
     finally:
         view.close()
-        host.close()
+        for worker_host, *_ in workers:
+            worker_host.close()
     view.summary(result.run, result.attempts, result.launches, result.winner)
     if as_json:
         click.echo(json.dumps(result.to_json()))
     sys.exit(result.run.status.exit_code)
+
+
+def _worker(
+    spec: str, index: int, target_kind: str, config: BaseConfig, accept_new: bool, sim_load_s: float | None
+) -> tuple[Host, Target, ServiceManager, str]:
+    """A host, its target, its service manager and its label for the store."""
+    from .hosts.local import LocalHost
+    from .hosts.ssh import SshHost
+    from .services import ProcessManager
+    from .targets import make_target
+
+    spec, kind = _host_and_target(spec, target_kind if spec not in ("sim",) else None, config)
+    host: Host
+    if spec in ("sim", "local"):
+        # Several sim hosts on one machine: each its own work dir (and lock) and ports.
+        workdir = os.path.join(tempfile.gettempdir(), f"autofix-{os.getuid()}", f"{spec}{index}") if index else None
+        host = LocalHost(workdir=workdir, name=spec)
+        target = make_target(kind, config, sim_load_s=sim_load_s)
+        if index and target.simulated:
+            target = replace(target, port_offset=100 * index)
+    else:
+        host = SshHost(spec, accept_new_host_key=accept_new)
+        target = make_target(kind, config, sim_load_s=sim_load_s, remote=host)
+    services: ServiceManager
+    if target.simulated or config.service.manager == "process" or spec == "local":
+        # The sim host and this machine have no systemd as PID 1: the process manager.
+        services = ProcessManager(host, target.python)
+    else:
+        from .systemd import SystemdManager
+
+        services = SystemdManager(host, target.python)
+    return host, target, services, spec
 
 
 def _interrupt_on_signals() -> None:

@@ -11,9 +11,11 @@ its candidate runs and completed after, so a killed controller leaves a true rec
 from __future__ import annotations
 
 import contextlib
+import threading
 import time
 import uuid
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,7 +27,7 @@ from .config import BaseConfig
 from .errors import HostError, HostLost, InputError
 from .gates import LiveGates, Watch
 from .hosts.base import Host
-from .locks import acquire
+from .locks import HostLock, acquire
 from .logs import get_logger
 from .model import (
     GATE_ORDER,
@@ -175,6 +177,7 @@ class Runner:
         self.host = host
         self.target = target
         self.catalog = catalog
+        self.events_sink = events
         self.emit = events
         # A caller may share one warm probe across several searches (bench, tests).
         self._own_preflight = preflight is None
@@ -192,24 +195,46 @@ class Runner:
         self.search = Search(config.base, success_rates=store.move_stats())
         self._attempt_of_key: dict[str, int] = {}
         self._launched_handle: ServiceHandle | None = None
+        # --hosts: more runners, one per extra host, that only execute candidates; this
+        # one keeps the search, the store and the order of outcomes.
+        self.workers: list[Runner] = [self]
+        self._emit_lock = threading.Lock()
+
+    def add_worker(self, worker: Runner) -> None:
+        """Another host for the frontier: ``worker`` executes, this runner decides."""
+        worker.search = self.search
+        worker._attempt_of_key = self._attempt_of_key
+        worker._sources = self._sources
+        worker.emit = self._emit_safely
+        self.workers.append(worker)
+
+    def _emit_safely(self, event: Event) -> None:
+        with self._emit_lock:
+            self.events_sink(event)
 
     # --- the loop --------------------------------------------------------------------
     def run(self) -> RunResult:
         """The whole search, under the host's lock for this unit."""
-        held = acquire(self.host, self.target.python, self.config.unit) if self.use_lock else None
+        if len(self.workers) > 1:
+            self.emit = self._emit_safely
+        held: list[HostLock] = []
         try:
-            if held is not None and held.stale:
-                who = f"{held.stale.get('controller', '?')} (pid {held.stale.get('pid')})"
-                self.emit(Notice(f"took over a stale lock on {self.config.unit} left by {who}"))
+            for worker in self.workers if self.use_lock else []:
+                lock = acquire(worker.host, worker.target.python, self.config.unit)
+                held.append(lock)
+                if lock.stale:
+                    who = f"{lock.stale.get('controller', '?')} (pid {lock.stale.get('pid')})"
+                    self.emit(Notice(f"took over a stale lock on {self.config.unit} left by {who}"))
             return self._run()
         finally:
             # Also after Ctrl-C or an error: the production service comes back.
-            if self._stopped_units:
-                self.emit(Notice(f"starting {', '.join(self._stopped_units)} again"))
-                with contextlib.suppress(HostError):
-                    self.services.start_units(self._stopped_units)  # type: ignore[attr-defined]
-            if held is not None:
-                held.release()
+            for worker in self.workers:
+                if worker._stopped_units:
+                    self.emit(Notice(f"starting {', '.join(worker._stopped_units)} again"))
+                    with contextlib.suppress(HostError):
+                        worker.services.start_units(worker._stopped_units)  # type: ignore[attr-defined]
+            for lock in held:
+                lock.release()
 
     def _run(self) -> RunResult:
         attempts = 0
@@ -264,16 +289,21 @@ class Runner:
                 if time.monotonic() - started >= self.options.max_time:
                     self.emit(Notice(f"budget spent: {self.options.max_time:.0f} s"))
                     break
-                pick = self.search.ask()
-                if pick is None:
+                batch = self._next_batch(run, version, self.options.max_attempts - attempts)
+                if not batch:
                     self.emit(Notice("no repair moves left to try"))
                     break
-                attempt = self._attempt(run, pick, version)
-                attempts += 1
-                launches += int(attempt.launched)
-                if attempt.state is AttemptState.HOST_LOST:
-                    self._after_host_lost(pick)
-                if attempt.state is AttemptState.PASSED:
+                done_batch = self._run_batch(run, batch, version)
+                passed = None
+                for pick, attempt in done_batch:
+                    attempts += 1
+                    launches += int(attempt.launched)
+                    if attempt.state is AttemptState.HOST_LOST:
+                        self._after_host_lost(pick)
+                    if attempt.state is AttemptState.PASSED and passed is None:
+                        passed = (pick, attempt)
+                if passed is not None:
+                    pick, attempt = passed
                     winner = attempt
                     status = RunStatus.PASSED
                     if self.options.explore:
@@ -295,6 +325,16 @@ class Runner:
         return RunResult(final, attempts, launches, winner)
 
     def _attempt(self, run: Run, pick: Pick, version: str) -> Attempt:
+        attempt = self._begin(run, pick, version, self)
+        try:
+            outcome = self._outcome(run, attempt, pick.candidate, version)
+        except KeyboardInterrupt:
+            self._interrupted([attempt])
+            raise
+        return self._complete(run, attempt, pick, outcome)
+
+    def _begin(self, run: Run, pick: Pick, version: str, worker: Runner) -> Attempt:
+        """The attempt row, written before anything runs (on ``worker``'s host)."""
         candidate = pick.candidate
         parent_id = self._attempt_of_key.get(pick.parent_key) if pick.parent_key else None
         attempt = self.store.begin_attempt(
@@ -302,26 +342,38 @@ class Runner:
             candidate,
             parent_id=parent_id,
             move=pick.move,
-            host=self.options.host_label,
+            host=worker.options.host_label,
             target_version=version,
         )
         self._attempt_of_key[candidate.key] = attempt.id
         self.emit(AttemptStarted(attempt, pick))
         log.info("attempt.start", run=run.id, seq=attempt.seq, move=pick.move.label() if pick.move else None)
+        return attempt
+
+    def _outcome(self, run: Run, attempt: Attempt, candidate: Candidate, version: str) -> _Outcome:
+        """Run one candidate on this runner's host (safe to call from a worker thread)."""
         try:
             cached = self._cached(candidate, version)
-            outcome = self._from_cache(cached) if cached is not None else self._execute(run, attempt, candidate)
+            return self._from_cache(cached) if cached is not None else self._execute(run, attempt, candidate)
         except HostLost as exc:
             # The host, not the config, failed: recorded as such and never classified.
             with contextlib.suppress(HostError):
                 self._stop_launched()
             self._launched_handle = None
-            outcome = self._host_lost(_Outcome(AttemptState.HOST_LOST), Gate.START, str(exc))
-        except KeyboardInterrupt:
-            self._stop_launched()
+            return self._host_lost(_Outcome(AttemptState.HOST_LOST), Gate.START, str(exc))
+
+    def _interrupted(self, attempts: Sequence[Attempt]) -> None:
+        """Ctrl-C: every worker stops what it launched; the attempts are recorded as such."""
+        for worker in self.workers:
+            with contextlib.suppress(HostError):
+                worker._stop_launched()
+        for attempt in attempts:
             done = self.store.finish_attempt(attempt.id, state=AttemptState.INTERRUPTED, verdicts=[], failure=None)
             self.emit(AttemptDone(done, 0))
-            raise
+
+    def _complete(self, run: Run, attempt: Attempt, pick: Pick, outcome: _Outcome) -> Attempt:
+        """Repairs for a failure, the search told, the attempt completed: in pick order."""
+        candidate = pick.candidate
         children: list[Child] = []
         if outcome.state is AttemptState.FAILED and outcome.diagnosis is not None:
             proposals = propose(
@@ -398,7 +450,7 @@ class Runner:
         )
         watch = Watch(self.services, handle)
         bind = str(candidate.arg("host") or "127.0.0.1")
-        port = str(candidate.arg("port") or "30000")
+        port = str(self.target.port(candidate))
         live = LiveGates(
             watch=watch,
             base_url=f"http://{self.host.http_address(bind)}:{port}",
@@ -453,26 +505,60 @@ class Runner:
         if handle is not None:
             self.services.stop(handle, grace=30.0)
 
+    # --- one candidate per host ---------------------------------------------------------
+    def _next_batch(self, run: Run, version: str, budget: int) -> list[tuple[Pick, Runner]]:
+        """The best untried candidates, as many as there are hosts (and budget)."""
+        batch: list[tuple[Pick, Runner]] = []
+        for worker in self.workers[: max(budget, 1)]:
+            pick = self.search.ask()
+            if pick is None:
+                break
+            batch.append((pick, worker))
+        return batch
+
+    def _run_batch(self, run: Run, batch: list[tuple[Pick, Runner]], version: str) -> list[tuple[Pick, Attempt]]:
+        """Each pick on its own host at the same time; outcomes told in pick order, so the
+        search is deterministic for a given order of outcomes."""
+        if len(batch) == 1:
+            pick, _ = batch[0]
+            return [(pick, self._attempt(run, pick, version))]
+        begun = [(pick, worker, self._begin(run, pick, version, worker)) for pick, worker in batch]
+        with ThreadPoolExecutor(max_workers=len(begun)) as pool:
+            futures = [pool.submit(w._outcome, run, a, p.candidate, version) for p, w, a in begun]
+            try:
+                outcomes = [future.result() for future in futures]
+            except KeyboardInterrupt:
+                self._interrupted([a for _, _, a in begun])
+                raise
+        return [(p, self._complete(run, a, p, o)) for (p, _, a), o in zip(begun, outcomes, strict=True)]
+
     # --- --explore: the fastest passing config -----------------------------------------
     def _explore(self, run: Run, pick: Pick, first: Attempt, version: str) -> tuple[Attempt, int, int]:
         """After the first pass, try speculative variants of it (steps, topk, draft tokens)
         the way SGLang's bench_speculative sweeps a grid, but only what passes preflight is
         launched; the fastest by the bench gate (single-stream tokens/s) wins."""
-        variants = explore_variants(pick.candidate, self.catalog)
+        variants = [
+            (move, child)
+            for move, child in explore_variants(pick.candidate, self.catalog)
+            if child.key not in self.search.graph  # never the same candidate twice
+        ]
         tried = launched = 0
         best = first
-        for move, child in variants:
-            if launched >= self.options.explore or tried >= 4 * self.options.explore:
-                break
-            if child.key in self.search.graph and self.search.status(child.key) != "pending":
-                continue  # never the same candidate twice
-            self.store.add_edges(run.id, pick.candidate.key, [(child, move, None)])
-            self.search.restore(pick.candidate.key, Child(child, move, 0), None)
-            attempt = self._attempt(run, Pick(child, pick.candidate.key, move, pick.depth + 1), version)
-            tried += 1
-            launched += int(attempt.launched)
-            if attempt.state is AttemptState.PASSED and _speed(attempt) > _speed(best):
-                best = attempt
+        while variants and launched < self.options.explore and tried < 4 * self.options.explore:
+            # One variant per host at a time (all of them with --hosts).
+            room = min(len(self.workers), self.options.explore - launched)
+            chunk, variants = variants[:room], variants[room:]
+            batch: list[tuple[Pick, Runner]] = []
+            for (move, child), worker in zip(chunk, self.workers, strict=False):
+                self.store.add_edges(run.id, pick.candidate.key, [(child, move, None)])
+                self.search.restore(pick.candidate.key, Child(child, move, 0), None)
+                self.search.mark(child.key, "running")
+                batch.append((Pick(child, pick.candidate.key, move, pick.depth + 1), worker))
+            for _, attempt in self._run_batch(run, batch, version):
+                tried += 1
+                launched += int(attempt.launched)
+                if attempt.state is AttemptState.PASSED and _speed(attempt) > _speed(best):
+                    best = attempt
         note = f"explored {tried} variant(s), {launched} launched: fastest is #{best.seq} at {_speed(best):.1f} tok/s"
         self.emit(Notice(note + f" (first pass #{first.seq}: {_speed(first):.1f} tok/s)"))
         return best, tried, launched

@@ -24,13 +24,21 @@ class Target:
     python: str
     module: str
     env: tuple[tuple[str, str], ...] = ()
+    # Several simulated hosts share this machine's network: sim host i binds port + offset.
+    port_offset: int = 0
 
     @property
     def simulated(self) -> bool:
         return self.kind == "sim"
 
     def launch_argv(self, candidate: Candidate) -> list[str]:
+        if self.port_offset:
+            candidate = candidate.with_arg("port", str(self.port(candidate)))
         return [self.python, "-m", self.module, *candidate.argv()]
+
+    def port(self, candidate: Candidate) -> int:
+        """The port the candidate's server listens on, on this target."""
+        return int(str(candidate.arg("port") or 30000)) + self.port_offset
 
     def launch_env(self, candidate: Candidate) -> dict[str, str]:
         return {**dict(self.env), **candidate.env_dict()}
