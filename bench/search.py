@@ -76,19 +76,32 @@ def _loaded(attempt: Attempt, catalog: Catalog) -> bool:
 
 
 def _search(
-    config: BaseConfig, gates: tuple[Gate, ...], catalog: Catalog, load_s: float, workdir: Path, max_attempts: int = 30
+    config: BaseConfig,
+    gates: tuple[Gate, ...],
+    catalog: Catalog,
+    load_s: float,
+    workdir: Path,
+    max_attempts: int = 30,
+    hosts: int = 1,
 ) -> tuple[bool, list[Attempt], float]:
     store = open_store(f"sqlite:///{workdir / f'runs-{time.monotonic_ns()}.db'}")
     options = SearchOptions(gates=gates, max_attempts=max_attempts, max_time=1800, host_label="sim")
-    runner = Runner(
-        config,
-        options,
-        store=store,
-        host=LocalHost(workdir=str(workdir / "host")),
-        target=make_target("sim", config, sim_load_s=load_s),
-        catalog=catalog,
-        use_cache=False,
-    )
+
+    def runner_on(index: int) -> Runner:
+        target = make_target("sim", config, sim_load_s=load_s)
+        return Runner(
+            config,
+            options,
+            store=store,
+            host=LocalHost(workdir=str(workdir / f"host{index}")),
+            target=replace(target, port_offset=100 * index),
+            catalog=catalog,
+            use_cache=False,
+        )
+
+    runner = runner_on(0)
+    for index in range(1, hosts):
+        runner.add_worker(runner_on(index))
     started = time.monotonic()
     result = runner.run()
     seconds = time.monotonic() - started
@@ -124,6 +137,8 @@ def main() -> int:
     parser.add_argument("--cases", help="comma list of case names")
     parser.add_argument("--runtime", action="store_true", help="the runtime corpus (bench/corpus/runtime) instead")
     parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--only-autofix", action="store_true", help="skip the grid sweep and the manual loop")
+    parser.add_argument("--explore", type=int, default=0, help="also measure --explore N on 1 vs 3 hosts")
     args = parser.parse_args()
     logs.configure()
     catalog = load_catalog()
@@ -132,7 +147,8 @@ def main() -> int:
     if args.cases:
         wanted = set(args.cases.split(","))
         paths = [p for p in paths if p.stem in wanted]
-    tallies = {name: Tally() for name in ("autofix", "autofix, no preflight", "grid sweep", "seed's manual loop")}
+    names = ["autofix", "autofix, 3 sim hosts", "autofix, no preflight", "grid sweep", "seed's manual loop"]
+    tallies = {name: Tally() for name in names}
     with tempfile.TemporaryDirectory(prefix="autofix-bench-") as tmp:
         os.environ["TMPDIR"] = tmp
         work = Path(tmp)
@@ -140,6 +156,10 @@ def main() -> int:
             config = load_base(path)
             ok, attempts, seconds = _search(config, (Gate.PREFLIGHT, *LIVE), catalog, args.load, work)
             tallies["autofix"].add(path.stem, ok, attempts, seconds, catalog)
+            ok3, attempts3, seconds3 = _search(config, (Gate.PREFLIGHT, *LIVE), catalog, args.load, work, hosts=3)
+            tallies["autofix, 3 sim hosts"].add(path.stem, ok3, attempts3, seconds3, catalog)
+            if args.only_autofix:
+                continue
 
             ok2, attempts2, seconds2 = _search(config, LIVE, catalog, args.load, work)
             tallies["autofix, no preflight"].add(path.stem, ok2, attempts2, seconds2, catalog)
@@ -186,11 +206,16 @@ def main() -> int:
         f"{'strategy':<24} {'solved':>7} {'attempts':>9} {'launches':>9} {'wall (sim)':>11} {'wall at 10 min/load':>20}"
     )
     for name, t in tallies.items():
+        if args.only_autofix and name not in ("autofix", "autofix, 3 sim hosts"):
+            continue
         scaled = t.seconds + t.loads * (REAL_LOAD_S - args.load)
         print(
             f"{name:<24} {t.solved:>3}/{n:<3} {t.attempts:>9} {t.launches:>9} {t.seconds:>10.1f}s {scaled / 3600:>18.1f} h"
         )
-    a, g = tallies["autofix"], tallies["grid sweep"]
+    a, g, h = tallies["autofix"], tallies["grid sweep"], tallies["autofix, 3 sim hosts"]
+    print(f"\n3 sim hosts vs 1: wall {h.seconds:.1f} s vs {a.seconds:.1f} s ({a.seconds / max(h.seconds, 0.001):.2f}x)")
+    if args.only_autofix:
+        return 0
     print(
         f"\nautofix: every solved case with exactly one launch: "
         f"{'yes' if a.solved == n and a.launches == n else 'no'} ({a.launches} launches for {n} cases); "
