@@ -39,7 +39,9 @@ class ConfigError(InputError):
         self.source = source
         self.key = key
         self.problem = problem
-        where = f"{source}: {key}" if key else source
+        # A hostile key (a newline, a control character) is shown escaped: one line always.
+        shown = key if key.isprintable() else key.encode("unicode_escape").decode("ascii")
+        where = f"{source}: {shown}" if key else source
         super().__init__(f"{where}: {problem}")
 
 
