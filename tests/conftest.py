@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -15,6 +16,19 @@ DATA = Path(__file__).parent / "data"
 CAPTURES = DATA / "sglang-0.5.23"
 MODELS = DATA / "models"
 ROOT = Path(__file__).parent.parent
+
+
+@pytest.fixture(scope="session")
+def sshd(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """A real OpenSSH server on 127.0.0.1 for the session (bench/sshd.py)."""
+    from bench.sshd import make_sshd
+
+    try:
+        server = make_sshd(tmp_path_factory.mktemp("sshd"))
+    except RuntimeError as exc:
+        pytest.fail(f"{exc}: .ci/run installs Debian's openssh-server")
+    yield server
+    server.stop(sessions=False)
 
 
 @pytest.fixture(scope="session")

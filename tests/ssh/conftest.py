@@ -1,21 +1,7 @@
-"""A real OpenSSH server on 127.0.0.1 for the tests (bench/sshd.py)."""
+"""The SSH tests use the ``sshd`` fixture of tests/conftest.py (a real OpenSSH server)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from bench.sshd import Sshd
 
-import pytest
-
-from bench.sshd import SSHD, Sshd, make_sshd
-
-__all__ = ["SSHD", "Sshd"]
-
-
-@pytest.fixture(scope="session")
-def sshd(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Sshd]:
-    try:
-        server = make_sshd(tmp_path_factory.mktemp("sshd"))
-    except RuntimeError as exc:
-        pytest.fail(f"{exc}: .ci/run installs Debian's openssh-server")
-    yield server
-    server.stop(sessions=False)
+__all__ = ["Sshd"]
