@@ -9,6 +9,7 @@ values, never ORM rows.
 
 from __future__ import annotations
 
+import fcntl
 import json
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -72,11 +73,33 @@ class SqlStore:
         self._session = sessionmaker(self.engine, expire_on_commit=False)
 
     def _migrate(self) -> None:
+        """Bring the schema to head; two processes opening a new store at once take turns
+        (a file lock beside a SQLite file, an advisory lock on PostgreSQL)."""
         cfg = Config()
         cfg.set_main_option("script_location", str(data_path("migrations")))
-        with self.engine.begin() as conn:
+        with self._migration_turn(), self.engine.begin() as conn:
+            if conn.dialect.name == "postgresql":
+                conn.exec_driver_sql("SELECT pg_advisory_xact_lock(727370)")
             cfg.attributes["connection"] = conn
             command.upgrade(cfg, "head")
+
+    @contextmanager
+    def _migration_turn(self) -> Iterator[None]:
+        database = make_url(self.url).database if self.engine.dialect.name == "sqlite" else None
+        if not database or database == ":memory:":
+            yield
+            return
+        try:
+            fh = open(f"{database}.migrate-lock", "a")  # noqa: SIM115 - held across the yield
+        except OSError:
+            yield  # no such directory: opening the database itself will say so
+            return
+        with fh:
+            fcntl.flock(fh, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(fh, fcntl.LOCK_UN)
 
     def close(self) -> None:
         self.engine.dispose()
