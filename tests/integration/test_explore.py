@@ -3,30 +3,14 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from ..conftest import ROOT
+from .helpers import cli
 
 pytestmark = pytest.mark.integration
-
-
-def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "AUTOFIX_SIM_LOAD_S": "0.5", "TMPDIR": str(cwd)}
-    env.pop("AUTOFIX_DB", None)
-    return subprocess.run(
-        [sys.executable, "-m", "autofix.cli", *args],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
 
 
 def test_explore_reports_a_faster_passing_config(tmp_path: Path) -> None:
@@ -45,7 +29,7 @@ def test_explore_reports_a_faster_passing_config(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout.strip().splitlines()[-1])
-    attempts = json.loads(cli("history", str(result["run"]), "--json", cwd=tmp_path).stdout)["attempts"]
+    attempts = json.loads(cli("history", str(result["run"]), "--json", cwd=tmp_path, load_s="0.5").stdout)["attempts"]
     passed = [a for a in attempts if a["state"] == "passed"]
     speed = {a["id"]: a["resolved"]["__bench__"]["tokens_per_s"] for a in passed}
     first = passed[0]
@@ -55,7 +39,7 @@ def test_explore_reports_a_faster_passing_config(tmp_path: Path) -> None:
         a["launched"] for a in attempts if a["failed_gate"] == "preflight"
     )
     assert sum(a["launched"] for a in attempts if a["seq"] > first["seq"]) <= 6
-    unit = cli("export", str(result["run"]), cwd=tmp_path).stdout
+    unit = cli("export", str(result["run"]), cwd=tmp_path, load_s="0.5").stdout
     steps = result["winner"]["args"]["speculative-num-steps"]
     assert f"--speculative-num-steps {steps}" in unit
 

@@ -3,33 +3,18 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from ..conftest import ROOT
+from .helpers import cli
 
 pytestmark = pytest.mark.integration
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-
-
-def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "AUTOFIX_SIM_LOAD_S": "1", "TMPDIR": str(cwd)}
-    env.pop("AUTOFIX_DB", None)
-    return subprocess.run(
-        [sys.executable, "-m", "autofix.cli", *args],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
 
 
 @pytest.mark.skipif(CHROMIUM is None or shutil.which("dot") is None, reason="needs Debian's chromium and graphviz")

@@ -3,30 +3,14 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from ..conftest import ROOT
+from .helpers import cli
 
 pytestmark = pytest.mark.integration
-
-
-def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "AUTOFIX_SIM_LOAD_S": "1", "TMPDIR": str(cwd)}
-    env.pop("AUTOFIX_DB", None)
-    return subprocess.run(
-        [sys.executable, "-m", "autofix.cli", *args],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
 
 
 def test_three_sim_hosts_search_the_seed_together(tmp_path: Path) -> None:

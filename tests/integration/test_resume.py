@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import signal
 import sqlite3
 import subprocess
@@ -15,26 +14,9 @@ from typing import Any
 import pytest
 
 from ..conftest import ROOT
+from .helpers import cli, sim_env
 
 pytestmark = pytest.mark.integration
-
-
-def env(load_s: str, tmp: Path) -> dict[str, str]:
-    out = {**os.environ, "AUTOFIX_SIM_LOAD_S": load_s, "TMPDIR": str(tmp)}
-    out.pop("AUTOFIX_DB", None)
-    return out
-
-
-def cli(*args: str, cwd: Path, load_s: str = "1") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "autofix.cli", *args],
-        cwd=cwd,
-        env=env(load_s, cwd),
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
 
 
 def history(cwd: Path, run: int) -> list[dict[str, Any]]:
@@ -66,7 +48,7 @@ def test_sigkill_mid_attempt_then_resume(tmp_path: Path) -> None:
     proc = subprocess.Popen(
         [sys.executable, "-m", "autofix.cli", "search", "--base", str(base), "--host", "sim", "--json"],
         cwd=tmp_path,
-        env=env("6", tmp_path),
+        env=sim_env(tmp_path, "6"),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
