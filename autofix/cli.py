@@ -12,11 +12,12 @@ import os
 import signal
 import sys
 import tempfile
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import click
 from rich.console import Console
@@ -110,7 +111,13 @@ def _host_and_target(host_opt: str | None, target_opt: str | None, config: BaseC
 
 
 @main.command()
-@click.option("--base", "base_path", required=True, help="The base config YAML.")
+@click.option(
+    "--base",
+    "base_paths",
+    required=True,
+    multiple=True,
+    help="The base config YAML. Repeat it for several bases: each free host of --hosts takes the next one.",
+)
 @click.option("--host", "host_opt", help="sim | local | [user@]address[:port]; overrides the YAML's host.")
 @click.option("--hosts", "hosts_opt", help="Several hosts (comma list): the frontier runs one candidate per host.")
 @click.option("--target", "target_opt", type=click.Choice(["sglang", "sim"]), help="sim: the SGLang look-alike.")
@@ -129,7 +136,7 @@ def _host_and_target(host_opt: str | None, target_opt: str | None, config: BaseC
 )
 @handles_errors
 def search(
-    base_path: str,
+    base_paths: tuple[str, ...],
     host_opt: str | None,
     hosts_opt: str | None,
     target_opt: str | None,
@@ -145,7 +152,24 @@ def search(
     """Search for a config that passes every gate, starting from --base."""
     from .run import Runner, SearchOptions
 
-    config = load_base(base_path)
+    # Every base is read and checked before anything runs: nothing half-done on bad input.
+    configs = [load_base(path) for path in base_paths]
+    if len(configs) > 1:
+        _search_fleet(
+            configs,
+            host_opt=host_opt,
+            hosts_opt=hosts_opt,
+            target_opt=target_opt,
+            db_url=db_url,
+            gates_opt=gates_opt,
+            max_attempts=max_attempts,
+            max_time_opt=max_time_opt,
+            as_json=as_json,
+            accept_new_host_key=accept_new_host_key,
+            resume_run=resume_run,
+            explore=explore,
+        )
+    config = configs[0]
     gates = _parse_gates(gates_opt, config)
     max_time = parse_duration(max_time_opt, source="--max-time") if max_time_opt else config.search.max_time
     host_spec, target_kind = _host_and_target(host_opt, target_opt, config)
@@ -227,22 +251,35 @@ def _worker(
     spec: str, index: int, target_kind: str, config: BaseConfig, accept_new: bool, sim_load_s: float | None
 ) -> tuple[Host, Target, ServiceManager, str]:
     """A host, its target, its service manager and its label for the store."""
+    spec, kind = _host_and_target(spec, target_kind if spec not in ("sim",) else None, config)
+    host = _open_host(spec, index, accept_new)
+    target, services = _target_on(host, spec, index, kind, config, sim_load_s)
+    return host, target, services, spec
+
+
+def _open_host(spec: str, index: int, accept_new: bool) -> Host:
     from .hosts.local import LocalHost
     from .hosts.ssh import SshHost
-    from .services import ProcessManager
-    from .targets import make_target
 
-    spec, kind = _host_and_target(spec, target_kind if spec not in ("sim",) else None, config)
-    host: Host
     if spec in ("sim", "local"):
         # Several sim hosts on one machine: each its own work dir (and lock) and ports.
         workdir = os.path.join(tempfile.gettempdir(), f"autofix-{os.getuid()}", f"{spec}{index}") if index else None
-        host = LocalHost(workdir=workdir, name=spec)
+        return LocalHost(workdir=workdir, name=spec)
+    return SshHost(spec, accept_new_host_key=accept_new)
+
+
+def _target_on(
+    host: Host, spec: str, index: int, kind: str, config: BaseConfig, sim_load_s: float | None
+) -> tuple[Target, ServiceManager]:
+    """What runs on ``host`` for ``config``, and the manager that starts it there."""
+    from .services import ProcessManager
+    from .targets import make_target
+
+    if spec in ("sim", "local"):
         target = make_target(kind, config, sim_load_s=sim_load_s)
         if index and target.simulated:
             target = replace(target, port_offset=100 * index)
     else:
-        host = SshHost(spec, accept_new_host_key=accept_new)
         target = make_target(kind, config, sim_load_s=sim_load_s, remote=host)
     services: ServiceManager
     if target.simulated or config.service.manager == "process" or spec == "local":
@@ -252,7 +289,155 @@ def _worker(
         from .systemd import SystemdManager
 
         services = SystemdManager(host, target.python)
-    return host, target, services, spec
+    return target, services
+
+
+def _search_fleet(
+    configs: list[BaseConfig],
+    *,
+    host_opt: str | None,
+    hosts_opt: str | None,
+    target_opt: str | None,
+    db_url: str | None,
+    gates_opt: str | None,
+    max_attempts: int | None,
+    max_time_opt: str | None,
+    as_json: bool,
+    accept_new_host_key: bool,
+    resume_run: int | None,
+    explore: int,
+) -> NoReturn:
+    """Several bases: one search each, spread over the hosts (autofix/fleet.py)."""
+    from .fleet import Fleet
+    from .preflight import Preflight
+    from .run import Runner, SearchOptions
+
+    if resume_run is not None:
+        raise InputError("--resume continues one run: give a single --base")
+    if host_opt and hosts_opt:
+        raise InputError("--host and --hosts: give one or the other")
+    if hosts_opt:
+        specs = [s.strip() for s in hosts_opt.split(",") if s.strip()]
+    elif host_opt:
+        specs = [host_opt]
+    else:
+        named = {c.host for c in configs}
+        if len(named) > 1:
+            raise InputError(
+                f"the bases name different hosts ({', '.join(sorted(named))}): give --host or --hosts for all of them"
+            )
+        specs = [configs[0].host]
+    plans = []
+    for config in configs:
+        gates = _parse_gates(gates_opt, config)
+        if explore and Gate.BENCH not in gates:
+            raise InputError(
+                f"{config.source}: --explore ranks passing configs by the bench gate: "
+                "set gates.bench or --gates …,bench"
+            )
+        for spec in specs:
+            _host_and_target(spec, target_opt, config)  # refuses a bad host or target now
+        max_time = parse_duration(max_time_opt, source="--max-time") if max_time_opt else config.search.max_time
+        plans.append((config, gates, max_time))
+    catalog = load_catalog()
+    sim_load_s = _env_float("AUTOFIX_SIM_LOAD_S")
+    store = open_store(db_url)
+    hosts = [(i, spec, _open_host(spec, i, accept_new_host_key)) for i, spec in enumerate(specs)]
+    # One warm preflight probe per host and target, shared by the searches that host runs.
+    probes: dict[tuple[int, Target], Preflight] = {}
+    view = FleetView([c.name for c in configs])
+
+    def make(index: int, slot: tuple[int, str, Host]) -> Runner:
+        config, gates, max_time = plans[index]
+        number, spec, host = slot
+        _, kind = _host_and_target(spec, target_opt, config)
+        target, services = _target_on(host, spec, number, kind, config, sim_load_s)
+        probe = probes.setdefault((number, target), Preflight(host, target))
+        options = SearchOptions(
+            gates=gates,
+            max_attempts=max_attempts or config.search.max_attempts,
+            max_time=max_time,
+            host_label=spec,
+            explore=explore,
+        )
+        return Runner(
+            config,
+            options,
+            store=store,
+            host=host,
+            target=target,
+            catalog=catalog,
+            events=view.sink(index),
+            services=services,
+            preflight=probe,
+        )
+
+    _interrupt_on_signals()
+    fleet = Fleet(len(configs), hosts, make, label=lambda slot: slot[1])
+    try:
+        results = fleet.run()
+    except KeyboardInterrupt:
+        err.print("[yellow]autofix: interrupted; the running candidates were stopped and recorded[/]")
+        if as_json:
+            out.print_json(json.dumps({"status": "interrupted"}))
+        sys.exit(EXIT_INTERRUPTED)
+    finally:
+        for probe in probes.values():
+            probe.close()
+        for _, _, host in hosts:
+            host.close()
+    rows = view.summary(configs, results)
+    if as_json:
+        click.echo(json.dumps({"runs": rows}))
+    codes = [r.exit_code for r in results]
+    sys.exit(next((c for c in codes if c == EXIT_INTERRUPTED), max(codes)))
+
+
+class FleetView:
+    """The events of several searches at once: one line per attempt, each prefixed with
+    its base's name (no live status line: several would fight over the terminal)."""
+
+    def __init__(self, names: list[str]) -> None:
+        self.names = names
+        self.lock = threading.Lock()
+
+    def sink(self, index: int) -> Callable[[Any], None]:
+        return lambda event: self.on_event(index, event)
+
+    def on_event(self, index: int, event: Any) -> None:
+        from .run import AttemptDone, Notice, RunStarted
+
+        tag = f"[bold]\\[{escape(self.names[index])}][/]"
+        with self.lock:
+            if isinstance(event, RunStarted):
+                sim = " (simulated host)" if event.simulated else ""
+                err.print(f"{tag} run {event.run.id} on {escape(event.run.host)}{sim}")
+            elif isinstance(event, AttemptDone):
+                a = event.attempt
+                move = a.move.label() if a.move else "base config"
+                cls = f" {a.failure.class_id or 'unclassified'}" if a.failure else ""
+                gate = f" at {a.failed_gate.value}" if a.failed_gate else ""
+                err.print(f"{tag} #{a.seq} {escape(move)}: {a.state.value}{gate}{escape(cls)}")
+            elif isinstance(event, Notice):
+                err.print(f"{tag} [dim]{escape(event.text)}[/]")
+
+    def summary(self, configs: list[BaseConfig], results: list[Any]) -> list[dict[str, Any]]:
+        rows: list[dict[str, Any]] = []
+        for config, r in zip(configs, results, strict=True):
+            row: dict[str, Any] = {"base": config.source, "host": r.host}
+            if r.result is not None:
+                row.update(r.result.to_json())
+                line = f"{r.result.run.status.value} run {r.result.run.id}, {r.result.attempts} attempt(s), "
+                line += f"{r.result.launches} launch(es)"
+            elif r.error is not None:
+                row.update(status="error", error=str(r.error))
+                line = f"error: {r.error}"
+            else:
+                row.update(status="interrupted" if r.interrupted else "not run")
+                line = str(row["status"]) + ("" if r.interrupted else " (no host left)")
+            rows.append(row)
+            err.print(f"[bold]{escape(config.name)}[/] on {escape(r.host or '-')}: {escape(line)}")
+        return rows
 
 
 def _interrupt_on_signals() -> None:

@@ -199,6 +199,9 @@ class Runner:
         # one keeps the search, the store and the order of outcomes.
         self.workers: list[Runner] = [self]
         self._emit_lock = threading.Lock()
+        # Set from another thread (a fleet of searches on Ctrl-C): the search ends as if
+        # interrupted, after stopping what it launched.
+        self._cancelled = threading.Event()
 
     def add_worker(self, worker: Runner) -> None:
         """Another host for the frontier: ``worker`` executes, this runner decides."""
@@ -207,6 +210,20 @@ class Runner:
         worker._sources = self._sources
         worker.emit = self._emit_safely
         self.workers.append(worker)
+
+    def cancel(self) -> None:
+        """Stop this search from another thread: what it launched is stopped now, the
+        attempt in flight is recorded ``interrupted`` and ``run()`` raises KeyboardInterrupt,
+        exactly as after Ctrl-C in a single search."""
+        self._cancelled.set()
+        for worker in self.workers:
+            with contextlib.suppress(HostError):
+                worker._stop_launched()
+
+    def _check_cancelled(self, attempts: Sequence[Attempt] = ()) -> None:
+        if self._cancelled.is_set():
+            self._interrupted(attempts)
+            raise KeyboardInterrupt
 
     def _emit_safely(self, event: Event) -> None:
         with self._emit_lock:
@@ -283,6 +300,7 @@ class Runner:
                     )
                 )
             while True:
+                self._check_cancelled()
                 if attempts >= self.options.max_attempts:
                     self.emit(Notice(f"budget spent: {attempts} attempts (max {self.options.max_attempts})"))
                     break
@@ -331,6 +349,7 @@ class Runner:
         except KeyboardInterrupt:
             self._interrupted([attempt])
             raise
+        self._check_cancelled([attempt])
         return self._complete(run, attempt, pick, outcome)
 
     def _begin(self, run: Run, pick: Pick, version: str, worker: Runner) -> Attempt:
@@ -530,6 +549,7 @@ class Runner:
             except KeyboardInterrupt:
                 self._interrupted([a for _, _, a in begun])
                 raise
+        self._check_cancelled([a for _, _, a in begun])
         return [(p, self._complete(run, a, p, o)) for (p, _, a), o in zip(begun, outcomes, strict=True)]
 
     # --- --explore: the fastest passing config -----------------------------------------

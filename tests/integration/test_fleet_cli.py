@@ -1,0 +1,62 @@
+"""Several bases over several sim hosts in one command: every base gets its own run,
+the searches run at the same time on different hosts, and bad input stops everything
+before anything runs."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+from ..conftest import ROOT
+from .helpers import cli
+
+pytestmark = pytest.mark.integration
+CORPUS = ROOT / "bench" / "corpus"
+BASES = ["seed.yaml", "attn-cp-3.yaml", "eplb-no-ep.yaml"]
+
+
+def test_three_bases_over_three_sim_hosts(tmp_path: Path) -> None:
+    bases = [arg for name in BASES for arg in ("--base", str(CORPUS / name))]
+    done = cli(
+        "search", *bases, "--hosts", "sim,sim,sim", "--gates", "preflight,start,ready,smoke", "--json",
+        cwd=tmp_path,
+        load_s="2",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    rows = json.loads(done.stdout.strip().splitlines()[-1])["runs"]
+    assert [Path(r["base"]).name for r in rows] == BASES  # in the order given
+    assert [r["status"] for r in rows] == ["passed"] * 3
+    assert [r["launches"] for r in rows] == [1, 1, 1]
+    assert len({r["run"] for r in rows}) == 3
+    assert rows[1]["winner"]["args"]["attn-cp-size"] == "2"
+    # The searches overlapped in time: each sim host ran one at once.
+    with sqlite3.connect(tmp_path / "runs.db") as conn:
+        spans = [
+            (datetime.fromisoformat(a), datetime.fromisoformat(b))
+            for a, b in conn.execute("select started_at, ended_at from runs")
+        ]
+    assert max(a for a, _ in spans) < min(b for _, b in spans)
+    # The output names each base's outcome on one line.
+    for name in ("seed", "attn-cp-3", "eplb-no-ep"):
+        assert f"{name} on sim: passed run" in done.stderr
+
+
+def test_a_bad_base_stops_everything_before_anything_runs(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text((CORPUS / "seed.yaml").read_text() + "\nbogus_key: 1\n")
+    done = cli("search", "--base", str(CORPUS / "seed.yaml"), "--base", str(bad), "--hosts", "sim,sim", cwd=tmp_path)
+    assert done.returncode == 2
+    assert str(bad) in done.stderr and "bogus_key" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "runs.db").exists()
+
+
+def test_resume_takes_one_base(tmp_path: Path) -> None:
+    seed = str(CORPUS / "seed.yaml")
+    done = cli("search", "--base", seed, "--base", seed, "--host", "sim", "--resume", "1", cwd=tmp_path)
+    assert done.returncode == 2
+    assert "--resume continues one run" in done.stderr
