@@ -36,6 +36,11 @@ _SIGNAL_STRENGTH = (
 )
 _NOISE_TYPES = ("SystemExit", "KeyboardInterrupt")
 _EVIDENCE_LIMIT = 6000
+# The catalogue's patterns are data and may backtrack ("x.*y" is tried from every x of a
+# line: quadratic in its length), so they see every line cut to this length: their cost
+# per line is bounded whatever a journal holds. Failure lines (a CUDA OOM message, an
+# NCCL WARN) are far shorter; a rank's 14 KB server_args dump is no evidence.
+MATCH_LINE = 1000
 
 
 @dataclass(frozen=True)
@@ -150,9 +155,39 @@ def _evidence_text(journal: Journal, subject: Subject) -> str:
     return "\n".join(lines)
 
 
-def _rule_matches(
-    rule: MatchRule, subject: Subject, gate: Gate, journal: Journal, evidence: str
-) -> dict[str, str] | None:
+def _bounded(text: str | None, limit: int = MATCH_LINE) -> str | None:
+    """``text`` with each line cut to ``limit`` characters (see MATCH_LINE)."""
+    if text is None or len(text) <= limit:
+        return text
+    return "\n".join(line[:limit] for line in text.split("\n"))
+
+
+@dataclass(frozen=True)
+class _Seen:
+    """What the catalogue's patterns are matched against, each line bounded, cut once
+    for all the classes."""
+
+    exception: str
+    message: str
+    function: str | None
+    file: str | None
+    source: str | None
+    evidence: str
+
+    @classmethod
+    def of(cls, subject: Subject, evidence: str) -> _Seen:
+        frame = subject.frame
+        return cls(
+            exception=_bounded(subject.exception) or "",
+            message=_bounded(subject.message) or "",
+            function=_bounded(frame.function) if frame else None,
+            file=_bounded(frame.file) if frame else None,
+            source=_bounded(frame.source) if frame else None,
+            evidence=_bounded(evidence) or "",
+        )
+
+
+def _rule_matches(rule: MatchRule, seen: _Seen, gate: Gate, journal: Journal) -> dict[str, str] | None:
     """The named groups captured when ``rule`` matches the subject, else None."""
     groups: dict[str, str] = {}
 
@@ -171,21 +206,20 @@ def _rule_matches(
         return None
     if rule.signal is not None and journal.first_signal(rule.signal) is None:
         return None
-    exc = subject.exception
+    exc = seen.exception
     if rule.exception is not None and not (
         check(rule.exception, exc, full=True) or check(rule.exception, exc.rsplit(".", 1)[-1], full=True)
     ):
         return None
-    frame = subject.frame
-    if not check(rule.function, frame.function if frame else None, full=True):
+    if not check(rule.function, seen.function, full=True):
         return None
-    if not check(rule.file, frame.file if frame else None):
+    if not check(rule.file, seen.file):
         return None
-    if not check(rule.source, frame.source if frame else None):
+    if not check(rule.source, seen.source):
         return None
-    if not check(rule.message, subject.message):
+    if not check(rule.message, seen.message):
         return None
-    if not check(rule.evidence, evidence):
+    if not check(rule.evidence, seen.evidence):
         return None
     return groups
 
@@ -207,10 +241,10 @@ def classify(
     if subject is None:
         exc, msg = fallback or ("UnknownFailure", "the process failed and left no traceback")
         subject = Subject(exc, msg, None)
-    evidence = _evidence_text(journal, subject)
+    seen = _Seen.of(subject, _evidence_text(journal, subject))
     best: tuple[FailureClass, dict[str, str]] | None = None
     for cls in catalog.classes:
-        groups = _rule_matches(cls.match, subject, gate, journal, evidence)
+        groups = _rule_matches(cls.match, seen, gate, journal)
         if groups is None:
             continue
         if best is None or cls.match.specificity > best[0].match.specificity:

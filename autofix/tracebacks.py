@@ -30,6 +30,11 @@ MAX_FRAMES = 200
 MAX_MESSAGE_LINES = 40
 MAX_LINE = 16_384
 CONTEXT_LINES = 8
+# Tracebacks open at once (a TP=8 x DP=8 crash prints 64 and the launcher's), and processes
+# remembered: per-line work and memory must not grow with a journal of a million PIDs.
+MAX_OPEN = 128
+WRAPPER_SCAN = 4096
+MAX_STREAMS = 4096
 
 # -- line prefixes --------------------------------------------------------------------------
 
@@ -49,8 +54,10 @@ _JOURNAL_META = re.compile(r"^-- (?:Boot |No entries|Logs begin|Journal begins|R
 # -- traceback grammar ----------------------------------------------------------------------
 
 _TB_START = "Traceback (most recent call last):"
-_FRAME = re.compile(r'^\s*File "(?P<file>.+)", line (?P<line>\d+), in (?P<func>.+?)\s*$')
-_CARETS = re.compile(r"^\s*[\^~]+[\^~ ]*$")
+# ``.*\S`` rather than ``.+?\s*$``: a lazy name before ``\s*$`` retries the rest of the line
+# at every character (quadratic in a run of spaces); so would ``[\^~]+[\^~ ]*`` below.
+_FRAME = re.compile(r'^\s*File "(?P<file>.+)", line (?P<line>\d+), in (?P<func>.*\S)\s*$')
+_CARETS = re.compile(r"^\s*[\^~][\^~ ]*$")
 _REPEATED = re.compile(r"^\s*\[Previous line repeated \d+ more times?\]$")
 # Exception classes are CamelCase by convention: "sglang.service: Main process exited" is no exception.
 _EXC_LINE = re.compile(r"^(?P<type>(?:[A-Za-z_]\w*\.)*[A-Z]\w*)(?::(?: (?P<msg>.*))?)?$")
@@ -86,10 +93,12 @@ _IPC_NOISE = frozenset({"EOFError", "BrokenPipeError", "ConnectionResetError", "
 _QUIET_EXITS = frozenset({"SystemExit", "KeyboardInterrupt"})
 
 # Wrapper exceptions: they report that a child failed, the child holds the cause.
+# "x.*y" is tried from every x of a line ("scheduler " x 1000: quadratic); from a line's
+# start, an atomic lazy prefix finds its first x only, which is the same question.
 _WRAPPER = re.compile(
-    r"scheduler died|Received sigquit|child process|scheduler.*(?:dead|exited)|"
-    r"Rank \d+ .*died|detokenizer.*died|Exception in (?:ModelTpServer|run_scheduler_process)",
-    re.IGNORECASE,
+    r"scheduler died|Received sigquit|child process|^(?>.*?scheduler).*(?:dead|exited)|"
+    r"^(?>.*?Rank \d+ ).*died|^(?>.*?detokenizer).*died|Exception in (?:ModelTpServer|run_scheduler_process)",
+    re.IGNORECASE | re.MULTILINE,
 )
 
 
@@ -132,7 +141,8 @@ class Traceback:
 
     @property
     def is_wrapper(self) -> bool:
-        return bool(_WRAPPER.search(self.message)) or bool(_WRAPPER.search(self.lead))
+        # A wrapper says so up front; a message may be 40 lines of 16 KB, asked per chain link.
+        return bool(_WRAPPER.search(self.message[:WRAPPER_SCAN])) or bool(_WRAPPER.search(self.lead[:WRAPPER_SCAN]))
 
     def render(self, *, limit_frames: int = 12) -> str:
         """Python's own layout, for evidence and ``show``."""
@@ -290,6 +300,12 @@ class JournalParser:
     def __init__(self) -> None:
         self._streams: dict[str, _Stream] = {}
         self._open_keys: dict[str, None] = {}  # ordered set of streams with an open traceback
+        # Indexes that keep the work per line constant however many processes a journal
+        # holds (a scan of every stream or open traceback per line is quadratic):
+        self._open_of_pid: dict[str, dict[str, None]] = {}  # pid key -> its open streams
+        self._heard: dict[str, None] = {}  # open streams, least recently heard first
+        self._in_message: dict[str, None] = {}  # open streams reading an exception message
+        self._last_stream_of_pid: dict[str, str] = {}  # pid key -> its newest stream
         self._tracebacks: list[Traceback] = []
         self._signals: list[Signal] = []
         self._dropped = 0
@@ -396,14 +412,22 @@ class JournalParser:
 
     def _blank_line(self) -> None:
         # A blank line matters only inside a traceback (it separates chained exceptions).
-        for key in self._open_keys:
-            tb = self._streams[key].open
+        waiting, self._in_message = self._in_message, {}
+        for key in waiting:
+            stream = self._streams.get(key)
+            tb = stream.open if stream is not None else None
             if tb is not None and tb.state == "message":
                 tb.state = "blank"
 
     def _close_stale(self) -> None:
         now = self._line_no()
-        for key in [k for k in self._open_keys if now - self._streams[k].open.last_line > STALE_LINES]:  # type: ignore[union-attr]
+        stale: list[str] = []
+        for key in self._heard:  # least recently heard first: stop at the first fresh one
+            tb = self._streams[key].open
+            if tb is None or now - tb.last_line <= STALE_LINES:
+                break
+            stale.append(key)
+        for key in stale:
             self._finish(key, self._streams[key], truncated=True)
 
     def _message(self, pid_key: str, rank: str | None, body: str, raw: str) -> None:
@@ -422,30 +446,44 @@ class JournalParser:
         self._line(key, self._stream(key), body)
 
     def _route_unprefixed(self, pid_key: str) -> str:
+        open_streams = self._open_of_pid.get(pid_key, {})
         if pid_key:
             # A journal PID is one process; its rank is whatever it last logged as.
-            open_owner = next((k for k in self._open_keys if k.startswith(pid_key + "|")), None)
+            open_owner = next(iter(open_streams), None)
             if open_owner:
                 return open_owner
-            owners = [k for k in self._streams if k.startswith(pid_key + "|")]
-            return owners[-1] if owners else f"{pid_key}|"
+            return self._last_stream_of_pid.get(pid_key, f"{pid_key}|")
         # Plain text: continuation lines belong to whichever process is mid-traceback.
-        open_plain = [k for k in self._open_keys if not k.split("|")[0]]
-        if len(open_plain) == 1:
-            return open_plain[0]
+        if len(open_streams) == 1:
+            return next(iter(open_streams))
         return self._last_plain_owner or "|"
 
     def _stream(self, key: str) -> _Stream:
         stream = self._streams.get(key)
         if stream is None:
+            if len(self._streams) >= MAX_STREAMS:
+                self._forget_streams()
             stream = _Stream(rank=key.split("|", 1)[1] if "|" in key else "")
             self._streams[key] = stream
+            self._last_stream_of_pid[_pid_of(key)] = key
         return stream
+
+    def _forget_streams(self) -> None:
+        """Drop the older half of the processes with nothing open (memory stays bounded)."""
+        for key in list(self._streams)[: MAX_STREAMS // 2]:
+            if key in self._open_keys:
+                continue
+            del self._streams[key]
+            pid = _pid_of(key)
+            if self._last_stream_of_pid.get(pid) == key:
+                del self._last_stream_of_pid[pid]
 
     def _line(self, key: str, stream: _Stream, body: str) -> None:
         tb = stream.open
         if tb is not None:
             tb.last_line = self._line_no()
+            self._heard.pop(key, None)
+            self._heard[key] = None
             if self._traceback_line(key, stream, tb, body):
                 return
         start = body.find(_TB_START)
@@ -456,28 +494,38 @@ class JournalParser:
             self._signal(stream, body)
 
     def _start(self, key: str, stream: _Stream, *, lead: str, cause: Traceback | None, chain: str) -> None:
+        if len(self._open_keys) >= MAX_OPEN:
+            oldest = next(iter(self._heard))
+            self._finish(oldest, self._streams[oldest], truncated=True)
         self._order += 1
+        # Past MAX_TRACEBACKS a new traceback is dropped when it ends: no context to look up.
+        wanted = cause is None and len(self._tracebacks) < MAX_TRACEBACKS
         stream.open = _Open(
             lead=lead,
             rank=stream.rank,
             order=self._order,
-            preceding=self._preceding(key) if cause is None else (),
+            preceding=self._preceding(key) if wanted else (),
             last_line=self._line_no(),
             cause=cause,
             chain=chain,
         )
         self._open_keys[key] = None
+        self._open_of_pid.setdefault(_pid_of(key), {})[key] = None
+        self._heard[key] = None
 
     def _preceding(self, key: str) -> tuple[str, ...]:
         """The last few lines the same process printed before this traceback."""
         pid_key, _, rank = key.partition("|")
+        # A journal line of this process names it ("python[123]"): a substring test skips
+        # other processes' lines before the costlier split.
+        needle = pid_key[4:].removesuffix("[]") if pid_key.startswith("pid:") else ""
         found: list[str] = []
         scanned = 0
         for line in self._recent_lines_backwards():
             scanned += 1
             if scanned > LOOKBACK_LINES or len(found) >= CONTEXT_LINES:
                 break
-            if not line.strip():
+            if not line.strip() or (needle and line[:1] != "{" and needle not in line):
                 continue
             split = _split(line)
             if split is None or split.pid_key != pid_key:
@@ -521,6 +569,7 @@ class JournalParser:
             tb.exc_type = exc.group("type")
             tb.message_lines = [exc.group("msg") or ""]
             tb.state = "message"
+            self._in_message[key] = None
             if _SIGNAL_HINT.search(body):
                 self._signal(stream, body)
             return True
@@ -583,6 +632,14 @@ class JournalParser:
         tb = stream.open
         stream.open = None
         self._open_keys.pop(key, None)
+        self._heard.pop(key, None)
+        self._in_message.pop(key, None)
+        pid = _pid_of(key)
+        open_streams = self._open_of_pid.get(pid)
+        if open_streams is not None:
+            open_streams.pop(key, None)
+            if not open_streams:
+                del self._open_of_pid[pid]
         if tb is None:
             return
         built = replace(self._build(tb, truncated=truncated and tb.state == "frames"), stream=key)
@@ -599,6 +656,11 @@ class JournalParser:
                 self._order += 1
                 self._signals.append(Signal(kind, body.strip()[:2000], rank=stream.rank, order=self._order))
                 return
+
+
+def _pid_of(key: str) -> str:
+    """A stream key's process part ("pid:python[12]|TP3" -> "pid:python[12]"; "" for plain text)."""
+    return key.rpartition("|")[0]
 
 
 def _line_numbers(text: str, pattern: re.Pattern[str]) -> list[int]:
