@@ -28,6 +28,12 @@ Progress = Callable[[Gate, float, str], None]
 POLL_S = 0.25
 SILENCE_S = 10.0  # the watcher beats every 2 s; this long without a word means it is gone
 IDLE_DRAFTER = 1.05  # an accept length this close to 1.0: the draft tokens are all rejected
+# Ready takes /health answering 200 this many times in a row, a poll apart: one 200 from a
+# server whose /health flaps is luck, not readiness (a load balancer would flap it too).
+READY_STREAK = 3
+# This many falls from 200 back to anything else and the server flaps: the ready gate
+# fails then and says so, rather than waiting out its timeout for a streak that never comes.
+FLAP_LIMIT = 3
 BENCH_PROMPTS = (
     "Explain in a few sentences why the sky is blue.",
     "Write a short story about a lighthouse keeper.",
@@ -134,6 +140,9 @@ class LiveGates:
     http: httpx.Client
     model_id: str = ""
     bench_figures: dict[str, float] = field(default_factory=dict)
+    # Set when the ready gate gave up on its timeout (the attempt is then ``timeout``, not
+    # ``failed``: a ready gate that fails early, on a flapping /health, judged the server).
+    timed_out: bool = False
 
     def _died(self, gate: Gate, started: float) -> GateVerdict:
         state = self.watch.state
@@ -157,24 +166,61 @@ class LiveGates:
             self.watch.poll(wait=POLL_S)
 
     def ready(self) -> GateVerdict:
-        """``GET /v1/models`` lists a model id before the timeout."""
+        """``GET /v1/models`` lists a model id and ``GET /health`` answers 200
+        :data:`READY_STREAK` times in a row, before the timeout.
+
+        /v1/models alone is not readiness: SGLang serves it as soon as uvicorn is up, while
+        /health stays 503 until the warmup forward has run, so a server whose first forward
+        hangs lists its model and never answers a request (the smoke gate would wait out
+        its own long timeout). A /health that keeps falling back from 200 fails the gate
+        after :data:`FLAP_LIMIT` falls, with the answers it gave.
+        """
         started = time.monotonic()
+        health = _HealthRun()
         while True:
             if not self.watch.poll().running:
                 return self._died(Gate.READY, started)
             elapsed = time.monotonic() - started
             self.progress(Gate.READY, elapsed, self.watch.last_line)
-            body = self._get("/v1/models", timeout=2.0)
-            if isinstance(body, dict):
-                data = body.get("data") or []
-                if data and isinstance(data[0], dict) and data[0].get("id"):
-                    self.model_id = str(data[0]["id"])
+            self.model_id = self.model_id or self._listed_model()
+            if self.model_id:
+                health.take(self._health())
+                if health.flaps >= FLAP_LIMIT:
+                    return GateVerdict(Gate.READY, False, elapsed, health.flapping(elapsed))
+                if health.streak >= READY_STREAK:
                     return GateVerdict(Gate.READY, True, elapsed, f"serving {self.model_id}")
             if elapsed >= self.settings.ready_timeout:
-                return GateVerdict(
-                    Gate.READY, False, elapsed, f"no model at /v1/models within {self.settings.ready_timeout:.0f} s"
-                )
-            self.watch.poll(wait=POLL_S * 2)
+                self.timed_out = True
+                return GateVerdict(Gate.READY, False, elapsed, self._not_ready(health))
+            self.watch.poll(wait=POLL_S if health.streak else POLL_S * 2)
+
+    def _listed_model(self) -> str:
+        body = self._get("/v1/models", timeout=2.0)
+        if isinstance(body, dict):
+            data = body.get("data") or []
+            if data and isinstance(data[0], dict) and data[0].get("id"):
+                return str(data[0]["id"])
+        return ""
+
+    def _health(self) -> str:
+        """``GET /health`` as a short answer: "200", "503", or the transport error's name.
+
+        SGLang's /health generates one token when the server is idle; 5 s leaves a slow
+        but healthy server room, so that it is not taken for a flapping one."""
+        try:
+            response = self.http.get(self.base_url + "/health", timeout=5.0)
+        except httpx.HTTPError as exc:
+            return type(exc).__name__
+        return str(response.status_code)
+
+    def _not_ready(self, health: _HealthRun) -> str:
+        timeout = f"{self.settings.ready_timeout:.0f} s"
+        if not self.model_id:
+            return f"no model at /v1/models within {timeout}"
+        return (
+            f"{self.model_id} listed, but /health never answered 200 {READY_STREAK} times in a row "
+            f"within {timeout} (last: {health.last})"
+        )
 
     def smoke(self) -> GateVerdict:
         """A real chat completion returns text."""
@@ -291,6 +337,32 @@ class LiveGates:
                 except (TypeError, ValueError):
                     return None
         return None
+
+
+@dataclass
+class _HealthRun:
+    """The ready gate's reading of /health: the current run of 200s and the falls from it."""
+
+    streak: int = 0
+    flaps: int = 0
+    last: str = ""
+    seen: list[str] = field(default_factory=list)
+
+    def take(self, answer: str) -> None:
+        self.last = answer
+        self.seen = [*self.seen[-8:], answer]
+        if answer == "200":
+            self.streak += 1
+            return
+        if self.streak:
+            self.flaps += 1
+        self.streak = 0
+
+    def flapping(self, elapsed: float) -> str:
+        return (
+            f"/health flaps: fell from 200 {self.flaps} times in {elapsed:.1f} s "
+            f"(last answers: {', '.join(self.seen)}); an unstable server is not ready"
+        )
 
 
 def _completion_text(body: dict[str, Any]) -> tuple[str, int]:

@@ -490,7 +490,8 @@ class Runner:
                 outcome.verdicts.append(verdict)
                 self.emit(GateDone(verdict))
                 if not verdict.ok:
-                    timed_out = gate is Gate.READY and watch.state.running
+                    # A ready gate that failed early (a flapping /health) judged the server: failed.
+                    timed_out = gate is Gate.READY and watch.state.running and live.timed_out
                     if watch.state.running and gate is not Gate.READY:
                         watch.poll()
                     if watch.state.gone:

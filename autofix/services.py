@@ -10,6 +10,7 @@ module with the same interface.
 from __future__ import annotations
 
 import json
+import signal
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -39,10 +40,24 @@ class ServiceState:
         if self.running:
             return "running"
         if self.signal is not None:
-            return f"killed by signal {self.signal}"
+            return f"killed by signal {self.signal}{_signal_note(self.signal)}"
         if self.exit_code is not None:
             return f"exited with status {self.exit_code}"
         return "gone without an exit status"
+
+
+def _signal_note(number: int) -> str:
+    """The signal's name and the status a shell reports for it (128 + n: "137", "139"), the
+    figures an operator knows. A SIGKILL with no traceback before it is most often the
+    kernel's OOM killer; with one, SGLang's own launcher (it ends its tree with SIGKILL)."""
+    try:
+        name = signal.Signals(number).name
+    except ValueError:
+        return ""
+    note = f" ({name}, exit status {128 + number}"
+    if number == signal.SIGKILL:
+        note += "; with no traceback before it, usually the kernel's OOM killer"
+    return note + ")"
 
 
 class ServiceManager(Protocol):

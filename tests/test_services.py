@@ -11,7 +11,7 @@ import pytest
 
 from autofix.hosts.local import LocalHost
 from autofix.model import Candidate
-from autofix.services import ProcessManager
+from autofix.services import ProcessManager, ServiceState
 from autofix.targets import Target
 
 pytestmark = pytest.mark.integration
@@ -63,6 +63,35 @@ def test_exit_status_log_and_exact_argv(tmp_path: Path) -> None:
     assert first == {"argv": ["--served-model-name", hostile, "--flag"], "env": hostile}
     assert "to stderr" in log
     assert not Path("/tmp/pwned").exists()
+
+
+def test_death_by_signal_is_logged_as_systemd_would(tmp_path: Path) -> None:
+    """A SIGKILL mid-line (a torn traceback) leaves no traceback to read: the supervisor
+    says how the process ended in systemd's words, on a line of its own."""
+    target = script_target(
+        tmp_path,
+        "import os, signal, sys\n"
+        "sys.stderr.write('Traceback (most recent call last):\\n  File \"x.py\", li')\n"
+        "sys.stderr.flush()\n"
+        "os.kill(os.getpid(), signal.SIGKILL)\n",
+    )
+    host = LocalHost(workdir=str(tmp_path / "work"))
+    pm = ProcessManager(host, sys.executable)
+    handle = pm.start("t-kill", Candidate.build({}, {}), target, None)
+    state = wait_exit(pm, handle)
+    assert state.signal == 9
+    assert state.describe().startswith("killed by signal 9 (SIGKILL, exit status 137; ")
+    lines = pm.read_log(handle, 0).decode().splitlines()
+    assert lines[-2:] == [
+        '  File "x.py", li',
+        "autofix supervise: t-kill: Main process exited, code=killed, status=9/KILL",
+    ]
+
+
+def test_describe_names_the_signal_and_the_shell_status() -> None:
+    assert ServiceState(False, signal=11).describe() == "killed by signal 11 (SIGSEGV, exit status 139)"
+    assert "OOM killer" in ServiceState(False, signal=9).describe()
+    assert ServiceState(False, exit_code=1).describe() == "exited with status 1"
 
 
 def test_stop_kills_the_whole_process_group(tmp_path: Path) -> None:

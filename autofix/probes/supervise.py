@@ -138,6 +138,8 @@ def start(directory: str, argv: list[str]) -> int:
             break
     code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else None
     sig = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
+    if sig is not None:
+        _log_signal_death(log_path, os.path.basename(directory), sig, os.WCOREDUMP(status))
     _write(
         os.path.join(directory, "exit.json"),
         json.dumps({"code": code, "signal": sig, "at": time.time(), "pid": child}),
@@ -149,6 +151,35 @@ def start(directory: str, argv: list[str]) -> int:
     except OSError:
         pass
     os._exit(0)
+
+
+def _log_signal_death(log_path: str, name: str, sig: int, dumped: bool) -> None:
+    """Say in the log how a signal ended the process, in systemd's words: a SIGKILL from the
+    OOM killer or a segfault leaves no traceback, and under systemd the journal line is
+    what names it; under this supervisor the log is the journal. Written before exit.json,
+    so whoever sees the exit reads the line too."""
+    try:
+        short = signal.Signals(sig).name[3:]
+    except ValueError:
+        short = str(sig)
+    line = "autofix supervise: %s: Main process exited, code=%s, status=%d/%s\n" % (
+        name,
+        "dumped" if dumped else "killed",
+        sig,
+        short,
+    )
+    try:
+        with open(log_path, "ab+") as fh:
+            # A process killed mid-line (a torn traceback) left no newline: the journal
+            # line stays a line of its own, as journald keeps its entries apart.
+            end = fh.seek(0, os.SEEK_END)
+            if end:
+                fh.seek(end - 1)
+                if fh.read(1) != b"\n":
+                    line = "\n" + line
+            fh.write(line.encode())
+    except OSError:
+        pass
 
 
 def status(directory: str) -> dict[str, Any]:

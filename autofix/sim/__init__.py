@@ -18,6 +18,12 @@ Environment read by the simulated host (see ``sim_env``):
 * ``AUTOFIX_SIM_RECORD`` (path): every ``prepare_server_args`` call appends
   ``{"argv": [...], "pid": N, "entry": ...}`` as one JSON line
 * ``AUTOFIX_SIM_HOST_RAM_GB`` (default 1536): host RAM for ``--cpu-offload-gb``
+* ``AUTOFIX_SIM_FAULT``: a host fault the launched server suffers (``site/sglang/srt/_sim/faults.py``):
+  ``hang``, ``hang-load``, ``crash-load``, ``flap-health``, ``oom-under-load``, ``oom-killer``,
+  ``segfault``, ``torn-traceback``, ``torn-traceback-hang``; unset: none, unknown: the launch fails.
+  Set it in a base's ``launch.env`` (it then reaches the server on any host, as any env does)
+  or in the environment the controller runs in (local sim hosts inherit it)
+* ``AUTOFIX_SIM_FAULT_AFTER_S`` (default 0): seconds of client requests before ``oom-under-load``
 """
 
 from __future__ import annotations

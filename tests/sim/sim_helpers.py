@@ -154,17 +154,28 @@ def group_alive(pgid: int) -> list[int]:
 
 
 def rank_processes(pgid: int) -> list[int]:
-    """PIDs in group ``pgid`` that are spawned rank processes (not the resource tracker)."""
-    ranks = []
-    for pid in group_alive(pgid):
+    """PIDs in group ``pgid`` that are rank processes: forked by the sim's forkserver (whose
+    own cmdline they share), not the forkserver itself nor the resource tracker."""
+
+    def cmdline(pid: int) -> bytes:
         try:
             with open(f"/proc/{pid}/cmdline", "rb") as f:
-                cmdline = f.read()
+                return f.read()
         except OSError:
-            continue
-        if b"multiprocessing.spawn" in cmdline:
-            ranks.append(pid)
-    return ranks
+            return b""
+
+    def parent(pid: int) -> int:
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as f:
+                return int(f.read().rsplit(b")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            return 0
+
+    return [
+        pid
+        for pid in group_alive(pgid)
+        if b"multiprocessing.forkserver" in cmdline(pid) and b"multiprocessing.forkserver" in cmdline(parent(pid))
+    ]
 
 
 __all__ = [

@@ -6,10 +6,15 @@ launch and keep what the server printed (all ranks, as one log file). Not run by
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import socket
 import subprocess
 import sys
+import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 from autofix.sim import sim_env
@@ -117,7 +122,45 @@ def main() -> int:
         )
     (HERE / "sim-port-in-use.log").write_text(done.stdout + done.stderr)
     print(f"sim-port-in-use: exit {done.returncode}")
+    oom_under_load()
     return 0
+
+
+def oom_under_load() -> None:
+    """AUTOFIX_SIM_FAULT=oom-under-load: the server comes up, the first chat completion's
+    forward runs out of GPU memory on rank 0 and the server dies."""
+    port = free_port()
+    env = {**os.environ, **sim_env(0.5), "AUTOFIX_SIM_FAULT": "oom-under-load"}
+    argv = [*K26, *SPEC, "--host", "127.0.0.1", "--port", str(port)]
+    with subprocess.Popen(
+        [sys.executable, "-m", "sglang.launch_server", *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
+    ) as server:
+        _wait_healthy(port, server)
+        body = json.dumps({"messages": [{"role": "user", "content": "Say hello."}], "max_tokens": 8}).encode()
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/v1/chat/completions", data=body)
+        # The server dies under the request: that is the capture.
+        with contextlib.suppress(urllib.error.URLError, ConnectionError):
+            urllib.request.urlopen(request, timeout=30)
+        out, _ = server.communicate(timeout=60)
+    (HERE / "sim-oom-under-load.log").write_text(out)
+    print(f"sim-oom-under-load: exit {server.returncode}")
+
+
+def _wait_healthy(port: int, server: subprocess.Popen[str]) -> None:
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and server.poll() is None:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=2) as answer:
+                if answer.status == 200:
+                    return
+        except (urllib.error.URLError, ConnectionError):
+            pass
+        time.sleep(0.2)
+    raise RuntimeError("the server never became healthy")
 
 
 if __name__ == "__main__":

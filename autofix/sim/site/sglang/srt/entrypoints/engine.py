@@ -8,6 +8,7 @@ import threading
 import time
 from typing import Callable, Dict, List
 
+from sglang.srt._sim import faults, host
 from sglang.srt.arg_groups.overrides import resolved_view, resolving_view
 from sglang.srt.managers.scheduler import run_scheduler_process
 from sglang.srt.runtime_context import publish
@@ -95,6 +96,27 @@ def _wait_for_scheduler_ready(
     return scheduler_infos
 
 
+def _init_tokenizer_manager(server_args):
+    """SIMULATOR: the tokenizer runs in this process; the launcher's own faults strike here."""
+    if faults.active("segfault"):
+        # A native crash in the launcher (the tokenizer's Rust code, a CUDA IPC handle).
+        faults.segfault()
+    if faults.active("torn-traceback") or faults.active("torn-traceback-hang"):
+        try:
+            _load_tokenizer(server_args)
+        except OSError as exc:
+            faults.torn_traceback(exc, hang=faults.active("torn-traceback-hang"))
+
+
+def _load_tokenizer(server_args):
+    tokenizer_path = resolved_view(server_args).tokenizer_path
+    return _read_tokenizer_files(tokenizer_path)
+
+
+def _read_tokenizer_files(tokenizer_path):
+    raise OSError(f"Can't load tokenizer for '{tokenizer_path}'.")
+
+
 class SchedulerInitResult:
     def __init__(self, scheduler_pipe_readers, scheduler_procs):
         self.scheduler_pipe_readers = scheduler_pipe_readers
@@ -136,6 +158,7 @@ class Engine:
 
         # Configure global environment
         configure_logger(server_args)
+        faults.check()
         server_args.resolve_once()
 
         _set_envs_and_config(server_args)
@@ -157,8 +180,13 @@ class Engine:
             server_args, port_args, run_scheduler_process_func
         )
 
+        if faults.active("oom-killer"):
+            # SIMULATOR: host RAM runs out halfway through the shards; the kernel picks us.
+            faults.kill_self_later(host.load_seconds() * 0.45)
+
         # Wait for the model to finish loading
         scheduler_init_result.wait_for_ready()
+        _init_tokenizer_manager(server_args)
 
         cls._set_startup_time(scheduler_init_result, startup_tic)
         return port_args, scheduler_init_result
@@ -166,7 +194,12 @@ class Engine:
     @staticmethod
     def _launch_scheduler_processes(server_args, port_args, run_scheduler_process_func):
         view = resolved_view(server_args)
-        ctx = mp.get_context("spawn")
+        # Sim deviation: real SGLang spawns each rank (a fresh interpreter per GPU). The sim
+        # forks its ranks from one forkserver that imported the scheduler once: the same
+        # processes, logs and exit codes for half the CPU per launch, which matters when
+        # several simulated 8-GPU hosts share this machine's two cores (bench/search.py).
+        ctx = mp.get_context("forkserver")
+        ctx.set_forkserver_preload(["sglang.srt.managers.scheduler"])
         scheduler_procs = []
         scheduler_pipe_readers = []
         # One process per (dp replica, pp stage, tp rank), each on its own GPU.

@@ -16,6 +16,7 @@ import time
 import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from sglang.srt._sim import faults
 from sglang.srt._sim import speed as sim_speed
 from sglang.srt.arg_groups.overrides import resolved_view
 from sglang.srt.entrypoints.engine import Engine
@@ -65,6 +66,7 @@ class _GlobalState:
         self.last_gen_throughput = 0.0
         self.total_tokens = 0
         self.created = int(time.time())
+        self.health_answers = 0  # /health answers since ready (flap-health)
         view = self.view
         weight_bytes = self.scheduler_info["weight_bytes"]
         self.decode_tok_s, self.accept_length = sim_speed.decode_tok_s(
@@ -84,12 +86,15 @@ class _GlobalState:
         except (OSError, EOFError, BrokenPipeError):
             pass
 
-    def generate(self, prompt_tokens, max_tokens, stop_early=True):
+    def generate(self, prompt_tokens, max_tokens, stop_early=True, warmup=False):
         """Run one request; returns (text, completion_tokens, finish_reason)."""
         natural = len(_RESPONSE_WORDS)
         completion_tokens = max(0, min(max_tokens, natural)) if max_tokens is not None else natural
         finish_reason = "length" if max_tokens is not None and max_tokens <= natural else "stop"
-        self.send_to_rank0({"type": "batch", "phase": "prefill", "tokens": prompt_tokens})
+        self.send_to_rank0({"type": "batch", "phase": "prefill", "tokens": prompt_tokens, "warmup": warmup})
+        if faults.active("hang"):
+            # SIMULATOR: the first forward deadlocks (a collective a rank never joins).
+            faults.stall()
         time.sleep(prompt_tokens / 8000.0 + 0.005)
         decode_s = completion_tokens / self.decode_tok_s if self.decode_tok_s > 0 else 0.0
         time.sleep(decode_s)
@@ -103,6 +108,7 @@ class _GlobalState:
                     "tokens": prompt_tokens + completion_tokens,
                     "accept_length": self.accept_length,
                     "throughput": self.decode_tok_s,
+                    "warmup": warmup,
                 }
             )
         self.total_tokens += completion_tokens
@@ -212,6 +218,8 @@ class _Handler(BaseHTTPRequestHandler):
             if not st.ready:
                 self._send(503, b"", content_type="text/plain")
                 return
+            if faults.active("flap-health") and self._flap():
+                return
             if path == "/health_generate":
                 st.generate(4, 1)
             self._send(200, b"", content_type="text/plain")
@@ -259,6 +267,19 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(200, {"version": __version__})
         else:
             self._send(404, {"detail": "Not Found"})
+
+    def _flap(self):
+        """flap-health: 200, 503, a dropped connection, in turn (True: answered here)."""
+        with self.state.lock:
+            turn = self.state.health_answers % 3
+            self.state.health_answers += 1
+        if turn == 1:
+            self._send(503, b"", content_type="text/plain")
+            return True
+        if turn == 2:
+            self.close_connection = True  # no response at all: the client sees a reset
+            return True
+        return False
 
     def do_POST(self):  # noqa: N802
         st = self.state
@@ -417,7 +438,7 @@ class _Handler(BaseHTTPRequestHandler):
 def _execute_server_warmup(state: _GlobalState, host: str, port: int):
     # The real warmup request goes through HTTP; its access lines are what the log shows.
     access_logger.info('%s:%d - "%s %s HTTP/1.1" %d %s', "127.0.0.1", 35000 + os.getpid() % 20000, "GET", "/model_info", 200, "OK")
-    state.generate(6, 8)
+    state.generate(6, 8, warmup=True)
     access_logger.info('%s:%d - "%s %s HTTP/1.1" %d %s', "127.0.0.1", 35001 + os.getpid() % 20000, "POST", "/generate", 200, "OK")
     state.ready = True
     logger.info("The server is fired up and ready to roll!")

@@ -10,7 +10,7 @@ import os
 import signal
 import time
 
-from sglang.srt._sim import gpu_state, host, procs
+from sglang.srt._sim import faults, gpu_state, host, procs
 from sglang.srt.arg_groups.overrides import resolved_view
 from sglang.srt.distributed import bootstrap
 from sglang.srt.managers.tp_worker import TpModelWorker
@@ -60,6 +60,7 @@ class Scheduler:
         self.resolved = resolved_view(server_args)
         self.load_seconds = host.load_seconds()
         self.spec_algorithm = self.resolved.speculative_algorithm
+        self.serving_since = None  # the first client batch (oom-under-load counts from it)
 
         # Init the parallel runtime before anything reads a group.
         bootstrap.init_parallel_runtime(
@@ -173,6 +174,17 @@ class Scheduler:
             time.sleep(0.2)
             os.kill(os.getpid(), signal.SIGKILL)
 
+    def run_batch(self, batch):
+        """Run the forward of a batch on this rank's GPU."""
+        sim_oom = False
+        if not batch.get("warmup"):
+            if self.serving_since is None:
+                self.serving_since = time.monotonic()
+            sim_oom = faults.active("oom-under-load") and (
+                time.monotonic() - self.serving_since >= faults.after_seconds()
+            )
+        return self.tp_worker.forward_batch_generation(batch, sim_oom=sim_oom)
+
     def get_init_info(self):
         return {
             "status": "ready",
@@ -226,6 +238,9 @@ class Scheduler:
                     f"#queue-req: 0"
                 )
                 logger.info(msg_s)
+            # Like the real scheduler: the batch's stats are logged when it is scheduled,
+            # then it runs (so an OOM in its forward follows its "Prefill batch" line).
+            self.run_batch(msg)
 
 
 def configure_scheduler_process(server_args, gpu_id, tp_rank, pp_rank=0, dp_rank=None):
@@ -249,7 +264,9 @@ def run_scheduler_process(
     pipe_writer,
     parent_pid: int = None,
 ):
-    procs.exit_when_parent_dies(parent_pid or os.getppid())
+    # The process that started this rank (the forkserver, which leaves with the launcher);
+    # parent_pid stays the launcher, for the signals a failing rank sends it.
+    procs.exit_when_parent_dies(os.getppid())
     configure_scheduler_process(server_args, gpu_id, tp_rank, pp_rank, dp_rank)
     parent_process = _ParentProcess(parent_pid or os.getppid())
     # Ranks come up one after another.

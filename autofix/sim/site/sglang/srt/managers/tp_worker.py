@@ -53,6 +53,9 @@ class TpModelWorker:
             load_seconds=self.load_seconds,
         )
 
+    def forward_batch_generation(self, model_worker_batch, sim_oom=False):
+        return self.model_runner.forward(model_worker_batch, sim_oom=sim_oom)
+
     @property
     def model_runner(self):
         return self._model_runner

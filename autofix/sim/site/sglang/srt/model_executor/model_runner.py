@@ -4,6 +4,7 @@ import logging
 import time
 
 from sglang.srt._sim import gpu_state
+from sglang.srt._sim import torch_sim as torch
 from sglang.srt.distributed import bootstrap
 from sglang.srt.model_executor.model_runner_components.load_model_utils import (
     load_model_with_memory_saver,
@@ -198,6 +199,34 @@ class ModelRunner:
         else:
             gib = 0.5 + cfg.hidden_size / 7168 * 4.5 + 0.12 * tokens + 0.004 * max_bs
         return {"bytes": gib * GB, "seconds": self.load_seconds}
+
+    def forward(self, forward_batch, sim_oom=False):
+        """One forward pass of a batch (simulated: its activations are allocated and freed).
+
+        ``sim_oom`` (AUTOFIX_SIM_FAULT=oom-under-load): this batch's activations need more
+        than the headroom the static pool left, as a long prompt under load does.
+        """
+        return self._forward_raw(forward_batch, sim_oom)
+
+    def _forward_raw(self, forward_batch, sim_oom):
+        if forward_batch["phase"] == "prefill":
+            return self.forward_extend(forward_batch["tokens"], sim_oom)
+        return self.forward_decode(forward_batch["running"], sim_oom)
+
+    def forward_extend(self, num_tokens, sim_oom=False):
+        hidden_states = torch.empty(self._activation_bytes(num_tokens, sim_oom) // 2, dtype=torch.bfloat16)
+        gpu_state.release(hidden_states.nbytes)
+        return num_tokens
+
+    def forward_decode(self, num_reqs, sim_oom=False):
+        hidden_states = torch.empty(self._activation_bytes(num_reqs, sim_oom) // 2, dtype=torch.bfloat16)
+        gpu_state.release(hidden_states.nbytes)
+        return num_reqs
+
+    def _activation_bytes(self, num_tokens, sim_oom):
+        if sim_oom:
+            return int((gpu_state.free_gib() + 2.0) * GB)
+        return max(1, num_tokens) * self.model_config.hidden_size * 2 * 4
 
     def init_device_graphs(self):
         """Capture device graphs."""

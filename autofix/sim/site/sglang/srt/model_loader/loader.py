@@ -5,11 +5,15 @@ import math
 import sys
 import time
 
+from sglang.srt._sim import faults
 from sglang.srt._sim import models as sim_models
 from sglang.srt._sim import torch_sim as torch
+from sglang.srt._sim.foreign import exception_class, hidden
 from sglang.srt.models.registry import ModelRegistry
 
 logger = logging.getLogger(__name__)
+
+SafetensorError = exception_class("safetensors_rust", "SafetensorError", Exception)
 
 
 class SimBudget:
@@ -80,6 +84,7 @@ class DefaultModelLoader:
         marks = sorted({0, shards // 4, shards // 2, (3 * shards) // 4, shards})
         start = time.perf_counter()
         done = 0
+        halfway = False
         for mark in marks:
             if mark > done:
                 time.sleep(load_seconds * (mark - done) / shards)
@@ -100,6 +105,33 @@ class DefaultModelLoader:
                     f"{done}/{shards} [{eta}, {rate_s}]\n"
                 )
                 sys.stderr.flush()
+            if done >= shards // 2 and not halfway:
+                halfway = True
+                _fault_halfway(model_config, done + 1, shards)
+
+
+def _fault_halfway(model_config, shard, shards):
+    """AUTOFIX_SIM_FAULT: hang-load stops here for good, crash-load meets a torn shard."""
+    if faults.active("hang-load"):
+        faults.stall()
+    if faults.active("crash-load"):
+        name = f"model-{shard:05d}-of-{shards:05d}.safetensors"
+        for _ in _safetensors_weights_iterator([f"{model_config.model_path}/{name}"]):
+            pass
+
+
+def _safetensors_weights_iterator(hf_weights_files):
+    """Iterate over the weights in the model safetensor files."""
+    for st_file in hf_weights_files:
+        with _safe_open(st_file, framework="pt") as f:
+            for name in f.keys():  # noqa: SIM118
+                yield name, f.get_tensor(name)
+
+
+@hidden
+def _safe_open(filename, framework="pt"):
+    # SIMULATOR: a shard cut short (an interrupted download): its header does not parse.
+    raise SafetensorError("Error while deserializing header: MetadataIncompleteBuffer")
 
 
 def get_model_loader(load_config):
