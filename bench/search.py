@@ -54,6 +54,9 @@ class Tally:
     attempts: int = 0
     launches: int = 0
     loads: int = 0  # launches that got as far as loading weights
+    # Loads that happen one after another: on several hosts at once only the busiest
+    # host's loads add up (None: all of them, one host).
+    serial_loads: int | None = None
     seconds: float = 0.0
     rows: list[str] = field(default_factory=list)
 
@@ -112,7 +115,7 @@ def _search(
 
 def _fleet(
     configs: list[BaseConfig], hosts: int, catalog: Catalog, load_s: float, workdir: Path
-) -> tuple[list[tuple[bool, list[Attempt]]], float]:
+) -> tuple[list[tuple[bool, list[Attempt], str]], float]:
     """The whole corpus as one command (``autofix search --base … --base … --hosts …``):
     each free sim host takes the next case and runs its search, with one warm preflight
     probe per host."""
@@ -136,12 +139,12 @@ def _fleet(
         for probe in probes.values():
             probe.close()
     seconds = time.monotonic() - started
-    out = []
+    out: list[tuple[bool, list[Attempt], str]] = []
     for r in results:
         if r.result is None:
-            out.append((False, []))
+            out.append((False, [], ""))
         else:
-            out.append((r.result.winner is not None, store.attempts(r.result.run.id)))
+            out.append((r.result.winner is not None, store.attempts(r.result.run.id), r.result.run.host))
     return out, seconds
 
 
@@ -250,9 +253,12 @@ def main() -> int:
         configs = [load_base(path) for path in paths]
         for hosts, name in ((1, "corpus, 1 sim host"), (3, "corpus, 3 sim hosts")):
             outcomes, seconds = _fleet(configs, hosts, catalog, args.load, work)
-            for path, (ok, attempts) in zip(paths, outcomes, strict=True):
+            per_host: dict[str, int] = {}
+            for path, (ok, attempts, host) in zip(paths, outcomes, strict=True):
                 tallies[name].add(path.stem, ok, attempts, 0.0, catalog)
+                per_host[host] = per_host.get(host, 0) + sum(a.launched and _loaded(a, catalog) for a in attempts)
             tallies[name].seconds = seconds
+            tallies[name].serial_loads = max(per_host.values(), default=0)
 
     n = len(paths)
     print(f"corpus: {n} broken configs ({folder.relative_to(ROOT)}), sim load {args.load} s per launch\n")
@@ -262,7 +268,7 @@ def main() -> int:
     for name, t in tallies.items():
         if args.only_autofix and name not in autofix_rows:
             continue
-        scaled = t.seconds + t.loads * (REAL_LOAD_S - args.load)
+        scaled = t.seconds + (t.loads if t.serial_loads is None else t.serial_loads) * (REAL_LOAD_S - args.load)
         print(
             f"{name:<24} {t.solved:>3}/{n:<3} {t.attempts:>9} {t.launches:>9} {t.seconds:>10.1f}s {scaled / 3600:>18.1f} h"
         )
