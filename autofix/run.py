@@ -256,6 +256,7 @@ class Runner:
     def _run(self) -> RunResult:
         attempts = 0
         launches = 0
+        spared = 0
         if self.resume_run is not None:
             run = self.store.run(self.resume_run)
             if run.status is RunStatus.PASSED and run.winner_id is not None:
@@ -265,6 +266,9 @@ class Runner:
             run = self._resume(run)
             done = self.store.attempts(run.id)
             attempts, launches = len(done), sum(a.launched for a in done)
+            # Attempts a dead controller cut short judged nothing: they do not spend the
+            # budget, or a run resumed after several crashes would end exhausted untried.
+            spared = sum(a.state is AttemptState.INTERRUPTED for a in done)
         else:
             run = self.store.create_run(
                 name=self.config.name,
@@ -301,13 +305,13 @@ class Runner:
                 )
             while True:
                 self._check_cancelled()
-                if attempts >= self.options.max_attempts:
-                    self.emit(Notice(f"budget spent: {attempts} attempts (max {self.options.max_attempts})"))
+                if attempts - spared >= self.options.max_attempts:
+                    self.emit(Notice(f"budget spent: {attempts - spared} attempts (max {self.options.max_attempts})"))
                     break
                 if time.monotonic() - started >= self.options.max_time:
                     self.emit(Notice(f"budget spent: {self.options.max_time:.0f} s"))
                     break
-                batch = self._next_batch(run, version, self.options.max_attempts - attempts)
+                batch = self._next_batch(run, version, self.options.max_attempts - attempts + spared)
                 if not batch:
                     self.emit(Notice("no repair moves left to try"))
                     break
@@ -461,12 +465,12 @@ class Runner:
         self._stop_conflicts()
         self.store.mark_launched(attempt.id)
         outcome.launched = True
+        # Written ahead: a controller killed while the start runs leaves a name that
+        # --resume can stop (the candidate outlives its controller by design).
+        self.store.set_service(attempt.id, _service_record(self.services.planned(name)))
         handle = self.services.start(name, candidate, self.target, self.config.launch.cwd)
         self._launched_handle = handle
-        self.store.set_service(
-            attempt.id,
-            {"name": handle.name, "directory": handle.directory, "pid": handle.pid, "log_path": handle.log_path},
-        )
+        self.store.set_service(attempt.id, _service_record(handle))
         watch = Watch(self.services, handle)
         bind = str(candidate.arg("host") or "127.0.0.1")
         port = str(self.target.port(candidate))
@@ -707,6 +711,10 @@ class Runner:
         outcome.state = AttemptState.HOST_LOST
         outcome.failure = Failure(gate, None, "", "HostLost", detail, host_fault=True)
         return outcome
+
+
+def _service_record(handle: ServiceHandle) -> dict[str, Any]:
+    return {"name": handle.name, "directory": handle.directory, "pid": handle.pid, "log_path": handle.log_path}
 
 
 def _resolved(answer: ProbeAnswer) -> dict[str, Any]:

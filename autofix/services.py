@@ -61,6 +61,11 @@ def _signal_note(number: int) -> str:
 
 
 class ServiceManager(Protocol):
+    def planned(self, name: str) -> ServiceHandle:
+        """The handle ``start(name, …)`` will give, as far as it is known before the start:
+        recorded first, so a controller killed mid-start leaves something to stop."""
+        ...
+
     def start(self, name: str, candidate: Candidate, target: Target, cwd: str | None) -> ServiceHandle: ...
 
     def state(self, handle: ServiceHandle, *, deep: bool = True) -> ServiceState: ...
@@ -87,8 +92,12 @@ class ProcessManager:
             self._script = install_script(self.host, "supervise.py")
         return self._script
 
-    def start(self, name: str, candidate: Candidate, target: Target, cwd: str | None) -> ServiceHandle:
+    def planned(self, name: str) -> ServiceHandle:
         directory = f"{self.host.workdir}/services/{name}"
+        return ServiceHandle(name, directory, None, f"{directory}/log")  # stop() reads the pid file
+
+    def start(self, name: str, candidate: Candidate, target: Target, cwd: str | None) -> ServiceHandle:
+        directory = self.planned(name).directory
         spec = {"env": target.launch_env(candidate), "cwd": cwd}
         self.host.put(f"{directory}/env.json", json.dumps(spec).encode(), mode=0o600)
         argv = [self.python, self._supervisor(), "start", directory, "--", *target.launch_argv(candidate)]

@@ -71,6 +71,10 @@ class SystemdManager:
             )
         return result
 
+    def planned(self, name: str) -> ServiceHandle:
+        # The invocation id comes with the start; stop() needs only the unit's name.
+        return ServiceHandle(f"{name}.service", "", None, "")
+
     def start(self, name: str, candidate: Candidate, target: Target, cwd: str | None) -> ServiceHandle:
         unit = f"{name}.service"
         argv = [

@@ -83,7 +83,7 @@ def _has_run(db: Path) -> bool:
 def test_random_sigkills_then_resume(tmp_path: Path) -> None:
     """Killed at random moments five times, resumed each time: the store stays sound,
     every attempt appears once, nothing is left running, and the run ends passed."""
-    rng = random.Random(20261202)
+    rng = random.Random(int(os.environ.get("AUTOFIX_TEST_KILL_SEED", "20261202")))
     env = {**os.environ, "AUTOFIX_SIM_LOAD_S": "1.5", "TMPDIR": str(tmp_path)}
     env.pop("AUTOFIX_DB", None)
     base = str(ROOT / "examples" / "k26-eagle3.yaml")

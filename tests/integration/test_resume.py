@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import signal
 import sqlite3
@@ -57,7 +58,7 @@ def test_sigkill_mid_attempt_then_resume(tmp_path: Path) -> None:
     while time.monotonic() < deadline:
         time.sleep(0.2)
         if db.exists():
-            with sqlite3.connect(db) as conn:
+            with sqlite3.connect(db) as conn, contextlib.suppress(sqlite3.OperationalError):  # tables not made yet
                 if conn.execute("select count(*) from attempts where launched = 1 and state = 'running'").fetchone()[0]:
                     break
     else:
