@@ -4,15 +4,20 @@ before anything runs."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import signal
 import sqlite3
+import subprocess
+import sys
+import time
 from datetime import datetime
 from pathlib import Path
 
 import pytest
 
 from ..conftest import ROOT
-from .helpers import cli
+from .helpers import cli, sim_env
 
 pytestmark = pytest.mark.integration
 CORPUS = ROOT / "bench" / "corpus"
@@ -60,3 +65,59 @@ def test_resume_takes_one_base(tmp_path: Path) -> None:
     done = cli("search", "--base", seed, "--base", seed, "--host", "sim", "--resume", "1", cwd=tmp_path)
     assert done.returncode == 2
     assert "--resume continues one run" in done.stderr
+
+
+def test_ctrl_c_stops_every_search_of_the_fleet(tmp_path: Path) -> None:
+    """SIGINT while two searches load candidates on two sim hosts: exit 130, both runs and
+    their attempts in flight recorded interrupted, no candidate left running."""
+    bases = ["--base", str(CORPUS / "attn-cp-3.yaml"), "--base", str(CORPUS / "eplb-no-ep.yaml")]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "autofix.cli", "search", *bases, "--hosts", "sim,sim", "--gates",
+         "preflight,start,ready,smoke"],
+        cwd=tmp_path,
+        env=sim_env(tmp_path, "8"),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )  # fmt: skip
+    db = tmp_path / "runs.db"
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        time.sleep(0.2)
+        if db.exists():
+            with sqlite3.connect(db) as conn, contextlib.suppress(sqlite3.OperationalError):
+                if (
+                    conn.execute("select count(*) from attempts where launched = 1 and state = 'running'").fetchone()[0]
+                    == 2
+                ):
+                    break
+    else:
+        proc.kill()
+        pytest.fail("the two searches did not both launch")
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    with sqlite3.connect(db) as conn:
+        runs = conn.execute("select status from runs").fetchall()
+        states = [s for (s,) in conn.execute("select state from attempts")]
+    assert runs == [("interrupted",), ("interrupted",)]
+    assert states.count("interrupted") == 2 and "running" not in states
+    time.sleep(1.0)
+    assert _candidates(tmp_path) == []
+
+
+def _candidates(root: Path) -> list[str]:
+    """Live sim servers started under ``root`` (their TMPDIR)."""
+    out = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            cmd = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            environ = (proc / "environ").read_bytes().decode(errors="replace")
+            stat = (proc / "stat").read_text()
+        except OSError:
+            continue
+        if "sglang.launch_server" in cmd and str(root) in environ and stat.rsplit(")", 1)[1].split()[0] != "Z":
+            out.append(cmd)
+    return out
