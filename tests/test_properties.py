@@ -33,7 +33,9 @@ from .test_export import systemd_split
 HOSTILE = st.text(
     alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)),
     max_size=200,
-) | st.sampled_from(["$(reboot)", "`id`", "a;b", "x\ny", "\x00", "'", '"', "\\", "%n", "$$", "-rf", "--x", " ", ""])
+) | st.sampled_from(
+    ["$(reboot)", "`id`", "a;b", "x\ny", "\x00", "'", '"', "\\", "%n", "$$", "-rf", "--x", " ", "", " \x85", "a\u2028b"]
+)
 FLAGS = st.text(alphabet=st.characters(codec="ascii"), min_size=1, max_size=30)
 CATALOG = load_catalog()
 
@@ -130,7 +132,8 @@ def test_units_of_hostile_values_verify_silently(value: str, env_value: str) -> 
     except ConfigError:
         return  # refused in one line: the test above covers that
     unit = render("unit", ExportContext(config, config.base, run_id=1, attempt_id=1))
-    exec_start = next(line for line in unit.splitlines() if line.startswith("ExecStart="))
+    # systemd ends a line at "\n" only; str.splitlines would also cut at U+0085 and friends.
+    exec_start = next(line for line in unit.split("\n") if line.startswith("ExecStart="))
     assert systemd_split(exec_start.removeprefix("ExecStart=")) == [
         sys.executable,
         "-m",

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from ..conftest import ROOT
+from .helpers import left_running
 
 pytestmark = pytest.mark.integration
 
@@ -51,23 +52,6 @@ def test_two_writers_on_one_sqlite_store_lose_nothing(tmp_path: Path) -> None:
             seqs = [r[0] for r in conn.execute("select seq from attempts where run_id = ? order by seq", (run,))]
             assert seqs == list(range(1, 151))
         assert conn.execute("select count(*) from attempts where state = 'running'").fetchone()[0] == 0
-
-
-def _processes_of(root: Path) -> list[str]:
-    """Live (non-zombie) sim servers whose work dir is under ``root``."""
-    out = []
-    for proc in Path("/proc").iterdir():
-        if not proc.name.isdigit():
-            continue
-        try:
-            cmd = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-            environ = (proc / "environ").read_bytes().decode(errors="replace")
-            stat = (proc / "stat").read_text()
-        except OSError:
-            continue
-        if "sglang.launch_server" in cmd and str(root) in environ and stat.rsplit(")", 1)[1].split()[0] != "Z":
-            out.append(cmd)
-    return out
 
 
 def _has_run(db: Path) -> bool:
@@ -125,5 +109,5 @@ def test_random_sigkills_then_resume(tmp_path: Path) -> None:
     assert [seq for seq, _ in rows] == list(range(1, len(rows) + 1))  # each attempt once, no gaps
     assert all(state != "running" for _, state in rows)
     time.sleep(1.0)
-    assert _processes_of(tmp_path) == []
+    assert left_running(tmp_path) == []
     print(f"kills survived: {kills} of {rounds} rounds; attempts {len(rows)}, each once, none running")

@@ -4,7 +4,6 @@ before anything runs."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import signal
 import sqlite3
@@ -17,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from ..conftest import ROOT
-from .helpers import cli, sim_env
+from .helpers import cli, launched_and_running, left_running, sim_env
 
 pytestmark = pytest.mark.integration
 CORPUS = ROOT / "bench" / "corpus"
@@ -84,13 +83,8 @@ def test_ctrl_c_stops_every_search_of_the_fleet(tmp_path: Path) -> None:
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
         time.sleep(0.2)
-        if db.exists():
-            with sqlite3.connect(db) as conn, contextlib.suppress(sqlite3.OperationalError):
-                if (
-                    conn.execute("select count(*) from attempts where launched = 1 and state = 'running'").fetchone()[0]
-                    == 2
-                ):
-                    break
+        if launched_and_running(db) == 2:
+            break
     else:
         proc.kill()
         pytest.fail("the two searches did not both launch")
@@ -103,21 +97,4 @@ def test_ctrl_c_stops_every_search_of_the_fleet(tmp_path: Path) -> None:
     assert runs == [("interrupted",), ("interrupted",)]
     assert states.count("interrupted") == 2 and "running" not in states
     time.sleep(1.0)
-    assert _candidates(tmp_path) == []
-
-
-def _candidates(root: Path) -> list[str]:
-    """Live sim servers started under ``root`` (their TMPDIR)."""
-    out = []
-    for proc in Path("/proc").iterdir():
-        if not proc.name.isdigit():
-            continue
-        try:
-            cmd = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-            environ = (proc / "environ").read_bytes().decode(errors="replace")
-            stat = (proc / "stat").read_text()
-        except OSError:
-            continue
-        if "sglang.launch_server" in cmd and str(root) in environ and stat.rsplit(")", 1)[1].split()[0] != "Z":
-            out.append(cmd)
-    return out
+    assert left_running(tmp_path) == []

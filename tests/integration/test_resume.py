@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -15,7 +13,7 @@ from typing import Any
 import pytest
 
 from ..conftest import ROOT
-from .helpers import cli, sim_env
+from .helpers import cli, launched_and_running, sim_env
 
 pytestmark = pytest.mark.integration
 
@@ -57,10 +55,8 @@ def test_sigkill_mid_attempt_then_resume(tmp_path: Path) -> None:
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         time.sleep(0.2)
-        if db.exists():
-            with sqlite3.connect(db) as conn, contextlib.suppress(sqlite3.OperationalError):  # tables not made yet
-                if conn.execute("select count(*) from attempts where launched = 1 and state = 'running'").fetchone()[0]:
-                    break
+        if launched_and_running(db):
+            break
     else:
         pytest.fail("no candidate was launched")
     time.sleep(1.0)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import os
 import socket
 import time
 from dataclasses import dataclass
@@ -24,7 +23,7 @@ import yaml
 from autofix.tracebacks import parse_text
 
 from ..conftest import ROOT
-from .helpers import cli
+from .helpers import cli, left_running
 
 pytestmark = pytest.mark.integration
 
@@ -93,26 +92,9 @@ def assert_nothing_left(work: Path, within: float = 5.0) -> None:
     """No live process of this search: every process it started (supervisor, launcher,
     ranks, watcher, probe) inherited TMPDIR=work from the command line (helpers.sim_env)."""
     deadline = time.monotonic() + within
-    while (left := processes_of(work)) and time.monotonic() < deadline:
+    while (left := left_running(work)) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert left == [], f"left running: {left}"
-
-
-def processes_of(work: Path) -> list[str]:
-    marker = f"TMPDIR={work}".encode() + b"\0"
-    found = []
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            environ = Path(f"/proc/{pid}/environ").read_bytes()
-            stat = Path(f"/proc/{pid}/stat").read_text()
-            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
-        except OSError:
-            continue
-        zombie = stat.rsplit(")", 1)[1].split()[0] == "Z"  # dead, waiting for a reaper
-        if marker in environ + b"\0" and not zombie:
-            command = cmdline.replace(b"\0", b" ").decode(errors="replace")
-            found.append(f"{pid}: {command[:160]}")
-    return found
 
 
 def test_hang_at_warmup_times_out_at_ready(tmp_path: Path) -> None:

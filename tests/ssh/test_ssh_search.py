@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import sqlite3
 import subprocess
 import sys
 import time
@@ -14,6 +13,7 @@ from typing import Any
 import pytest
 
 from ..conftest import ROOT
+from ..integration.helpers import launched_and_running
 from .conftest import Sshd
 
 pytestmark = pytest.mark.integration
@@ -114,11 +114,7 @@ def test_sshd_restarted_mid_attempt_is_survived(sshd: Sshd, tmp_path: Path) -> N
     launched = False
     while time.monotonic() < deadline and not launched:
         time.sleep(0.3)
-        if db.exists():
-            with sqlite3.connect(db) as conn:
-                launched = bool(
-                    conn.execute("select count(*) from attempts where launched = 1 and state = 'running'").fetchone()[0]
-                )
+        launched = launched_and_running(db) > 0
     assert launched, "no candidate was launched"
     time.sleep(1.5)
     sshd.stop(sessions=True)
