@@ -68,9 +68,10 @@ def test_hostile_values_are_refused_or_arrive_intact(flag: str, value: str, env_
     ctx = ExportContext(config, config.base, run_id=1, attempt_id=1)
     line = render("argv", ctx).rstrip("\n").split("\n")[-1]
     assert shlex.split(line)[-len(full) :] == full
-    assert config.base.env_dict().get("E", env_value if env_value is not None else "") == (
-        env_value or config.base.env_dict().get("E", "")
-    )
+    # Compared with what the file says after YAML's own rules (a raw U+0085 in a scalar is
+    # a YAML line break, folded to a space), as for the flag above.
+    if "E" in config.base.env_dict():
+        assert config.base.env_dict()["E"] == str(loaded["env"]["E"])
 
 
 @settings(max_examples=200, deadline=None)
