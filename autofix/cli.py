@@ -173,17 +173,12 @@ def search(
     gates = _parse_gates(gates_opt, config)
     max_time = parse_duration(max_time_opt, source="--max-time") if max_time_opt else config.search.max_time
     host_spec, target_kind = _host_and_target(host_opt, target_opt, config)
-    if explore and Gate.BENCH not in gates:
-        raise InputError(
-            "--explore ranks passing configs by the bench gate: set gates.bench in the base or --gates …,bench"
-        )
+    _require_bench(explore, gates)
     catalog = load_catalog()
     sim_load_s = _env_float("AUTOFIX_SIM_LOAD_S")
     specs = [host_spec]
-    if hosts_opt:
-        if host_opt:
-            raise InputError("--host and --hosts: give one or the other")
-        specs = [s.strip() for s in hosts_opt.split(",") if s.strip()]
+    if listed := _host_list(host_opt, hosts_opt):
+        specs = listed
         for spec in specs:
             _host_and_target(spec, target_opt, config)
         host_spec, target_kind = _host_and_target(specs[0], target_opt, config)
@@ -245,6 +240,22 @@ def search(
     if as_json:
         click.echo(json.dumps(result.to_json()))
     sys.exit(result.run.status.exit_code)
+
+
+def _host_list(host_opt: str | None, hosts_opt: str | None) -> list[str]:
+    """--hosts as a list ([] without it); it excludes --host."""
+    if not hosts_opt:
+        return []
+    if host_opt:
+        raise InputError("--host and --hosts: give one or the other")
+    return [s.strip() for s in hosts_opt.split(",") if s.strip()]
+
+
+def _require_bench(explore: int, gates: tuple[Gate, ...], where: str = "") -> None:
+    if explore and Gate.BENCH not in gates:
+        raise InputError(
+            f"{where}--explore ranks passing configs by the bench gate: set gates.bench in the base or --gates …,bench"
+        )
 
 
 def _worker(
@@ -309,15 +320,13 @@ def _search_fleet(
 ) -> NoReturn:
     """Several bases: one search each, spread over the hosts (autofix/fleet.py)."""
     from .fleet import Fleet
-    from .preflight import Preflight
+    from .preflight import ProbePool
     from .run import Runner, SearchOptions
 
     if resume_run is not None:
         raise InputError("--resume continues one run: give a single --base")
-    if host_opt and hosts_opt:
-        raise InputError("--host and --hosts: give one or the other")
-    if hosts_opt:
-        specs = [s.strip() for s in hosts_opt.split(",") if s.strip()]
+    if listed := _host_list(host_opt, hosts_opt):
+        specs = listed
     elif host_opt:
         specs = [host_opt]
     else:
@@ -330,11 +339,7 @@ def _search_fleet(
     plans = []
     for config in configs:
         gates = _parse_gates(gates_opt, config)
-        if explore and Gate.BENCH not in gates:
-            raise InputError(
-                f"{config.source}: --explore ranks passing configs by the bench gate: "
-                "set gates.bench or --gates …,bench"
-            )
+        _require_bench(explore, gates, f"{config.source}: ")
         for spec in specs:
             _host_and_target(spec, target_opt, config)  # refuses a bad host or target now
         max_time = parse_duration(max_time_opt, source="--max-time") if max_time_opt else config.search.max_time
@@ -343,8 +348,7 @@ def _search_fleet(
     sim_load_s = _env_float("AUTOFIX_SIM_LOAD_S")
     store = open_store(db_url)
     hosts = [(i, spec, _open_host(spec, i, accept_new_host_key)) for i, spec in enumerate(specs)]
-    # One warm preflight probe per host and target, shared by the searches that host runs.
-    probes: dict[tuple[int, Target], Preflight] = {}
+    probes = ProbePool()  # one warm probe per host and target, for the searches it runs
     view = FleetView([c.name for c in configs])
 
     def make(index: int, slot: tuple[int, str, Host]) -> Runner:
@@ -352,7 +356,7 @@ def _search_fleet(
         number, spec, host = slot
         _, kind = _host_and_target(spec, target_opt, config)
         target, services = _target_on(host, spec, number, kind, config, sim_load_s)
-        probe = probes.setdefault((number, target), Preflight(host, target))
+        probe = probes.get(number, host, target)
         options = SearchOptions(
             gates=gates,
             max_attempts=max_attempts or config.search.max_attempts,
@@ -382,8 +386,7 @@ def _search_fleet(
             out.print_json(json.dumps({"status": "interrupted"}))
         sys.exit(EXIT_INTERRUPTED)
     finally:
-        for probe in probes.values():
-            probe.close()
+        probes.close()
         for _, _, host in hosts:
             host.close()
     rows = view.summary(configs, results)

@@ -165,6 +165,25 @@ class Preflight:
             self._channel = None
 
 
+class ProbePool:
+    """Warm probes for searches that one host runs in turn (several bases, a bench): one
+    per host slot and target, started on first use, all closed at the end. A slot is used
+    by one thread at a time."""
+
+    def __init__(self) -> None:
+        self._probes: dict[tuple[object, Target], Preflight] = {}
+
+    def get(self, slot: object, host: Host, target: Target) -> Preflight:
+        probe = self._probes.get((slot, target))
+        if probe is None:
+            probe = self._probes[(slot, target)] = Preflight(host, target)
+        return probe
+
+    def close(self) -> None:
+        for probe in self._probes.values():
+            probe.close()
+
+
 def _read_json(channel: Channel, timeout: float, want_id: str | None = None) -> dict[str, Any] | None:
     deadline = time.monotonic() + timeout
     while True:

@@ -620,7 +620,7 @@ class Runner:
         for lost in self.store.interrupt_running(run.id):
             service = self.store.service_of(lost.id)
             if service is not None:
-                handle = ServiceHandle(service["name"], service["directory"], service.get("pid"), service["log_path"])
+                handle = _service_handle(service)
                 with contextlib.suppress(HostError):
                     self.services.stop(handle, grace=30.0)
                 self.emit(
@@ -715,6 +715,11 @@ class Runner:
 
 def _service_record(handle: ServiceHandle) -> dict[str, Any]:
     return {"name": handle.name, "directory": handle.directory, "pid": handle.pid, "log_path": handle.log_path}
+
+
+def _service_handle(record: dict[str, Any]) -> ServiceHandle:
+    """The handle back from what ``_service_record`` stored."""
+    return ServiceHandle(record["name"], record["directory"], record.get("pid"), record["log_path"])
 
 
 def _resolved(answer: ProbeAnswer) -> dict[str, Any]:

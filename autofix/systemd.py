@@ -76,7 +76,7 @@ class SystemdManager:
         return ServiceHandle(f"{name}.service", "", None, "")
 
     def start(self, name: str, candidate: Candidate, target: Target, cwd: str | None) -> ServiceHandle:
-        unit = f"{name}.service"
+        unit = self.planned(name).name
         argv = [
             "systemd-run",
             f"--unit={name}",

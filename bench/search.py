@@ -35,9 +35,9 @@ from autofix.config import BaseConfig, load_base
 from autofix.fleet import Fleet
 from autofix.hosts.local import LocalHost
 from autofix.model import Attempt, AttemptState, Candidate, Gate
-from autofix.preflight import Preflight
+from autofix.preflight import ProbePool
 from autofix.run import Runner, SearchOptions
-from autofix.store import open_store
+from autofix.store import Store, open_store
 from autofix.targets import make_target
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -80,6 +80,32 @@ def _loaded(attempt: Attempt, catalog: Catalog) -> bool:
     return "Load weight" in attempt.log_excerpt or "KV Cache" in attempt.log_excerpt
 
 
+def _sim_runner(
+    config: BaseConfig,
+    options: SearchOptions,
+    store: Store,
+    catalog: Catalog,
+    load_s: float,
+    host: LocalHost,
+    slot: int,
+    probes: ProbePool | None = None,
+) -> Runner:
+    """A search on sim host ``slot`` (its own work dir and ports), cache off so each case
+    is measured on its own; with ``probes``, the host's warm probe."""
+    target = replace(make_target("sim", config, sim_load_s=load_s), port_offset=100 * slot)
+    preflight = probes.get(slot, host, target) if probes is not None else None
+    return Runner(
+        config,
+        options,
+        store=store,
+        host=host,
+        target=target,
+        catalog=catalog,
+        preflight=preflight,
+        use_cache=False,
+    )
+
+
 def _search(
     config: BaseConfig,
     gates: tuple[Gate, ...],
@@ -91,24 +117,14 @@ def _search(
 ) -> tuple[bool, list[Attempt], float]:
     store = open_store(f"sqlite:///{workdir / f'runs-{time.monotonic_ns()}.db'}")
     options = SearchOptions(gates=gates, max_attempts=max_attempts, max_time=1800, host_label="sim")
-
-    def runner_on(index: int) -> Runner:
-        target = make_target("sim", config, sim_load_s=load_s)
-        return Runner(
-            config,
-            options,
-            store=store,
-            host=LocalHost(workdir=str(workdir / f"host{index}")),
-            target=replace(target, port_offset=100 * index),
-            catalog=catalog,
-            use_cache=False,
-        )
-
-    runner = runner_on(0)
-    for index in range(1, hosts):
-        runner.add_worker(runner_on(index))
+    runners = [
+        _sim_runner(config, options, store, catalog, load_s, LocalHost(workdir=str(workdir / f"host{i}")), i)
+        for i in range(hosts)
+    ]
+    for worker in runners[1:]:
+        runners[0].add_worker(worker)
     started = time.monotonic()
-    result = runner.run()
+    result = runners[0].run()
     seconds = time.monotonic() - started
     return result.winner is not None, store.attempts(result.run.id), seconds
 
@@ -120,24 +136,20 @@ def _fleet(
     each free sim host takes the next case and runs its search, with one warm preflight
     probe per host."""
     store = open_store(f"sqlite:///{workdir / f'fleet-{time.monotonic_ns()}.db'}")
-    probes: dict[tuple[int, object], Preflight] = {}
+    probes = ProbePool()
+    slots = [(slot, LocalHost(workdir=str(workdir / f"fleet{slot}"))) for slot in range(hosts)]
 
-    def make(index: int, slot: int) -> Runner:
+    def make(index: int, slot_host: tuple[int, LocalHost]) -> Runner:
+        slot, host = slot_host
         config = configs[index]
-        target = replace(make_target("sim", config, sim_load_s=load_s), port_offset=100 * slot)
-        host = LocalHost(workdir=str(workdir / f"fleet{slot}"))
-        probe = probes.setdefault((slot, target), Preflight(host, target))
         options = SearchOptions(gates=(Gate.PREFLIGHT, *LIVE), max_attempts=30, max_time=1800, host_label=f"sim{slot}")
-        return Runner(
-            config, options, store=store, host=host, target=target, catalog=catalog, preflight=probe, use_cache=False
-        )
+        return _sim_runner(config, options, store, catalog, load_s, host, slot, probes)
 
     started = time.monotonic()
     try:
-        results = Fleet(len(configs), list(range(hosts)), make).run()
+        results = Fleet(len(configs), slots, make).run()
     finally:
-        for probe in probes.values():
-            probe.close()
+        probes.close()
     seconds = time.monotonic() - started
     out: list[tuple[bool, list[Attempt], str]] = []
     for r in results:
