@@ -113,6 +113,7 @@ def make_sshd(root: Path, *, sftp: bool = True) -> Sshd:
     authorized = root / "authorized_keys"
     authorized.write_text(client_pub + "\n")
     authorized.chmod(0o600)
+    (root / "host-tmp").mkdir()
     config = root / "sshd_config"
     config.write_text(
         "\n".join(
@@ -129,6 +130,9 @@ def make_sshd(root: Path, *, sftp: bool = True) -> Sshd:
                 "UsePAM no",
                 *(["Subsystem sftp internal-sftp"] if sftp else []),
                 "LogLevel ERROR",
+                # Sessions get this server's own temp dir: the host work dir (and a sim
+                # host's lock) of one server's clients is theirs alone.
+                f"SetEnv TMPDIR={root / 'host-tmp'}",
                 "",
             ]
         )

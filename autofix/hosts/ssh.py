@@ -71,13 +71,11 @@ class HostKeyRefused(HostUnreachable):
     """The host's key is unknown or changed; autofix does not trust it silently."""
 
 
-# getaddrinfo's answers that no retry changes: the name does not exist (EAI_AGAIN, a
-# resolver that did not answer, is worth another try).
-_NAME_UNKNOWN = {socket.EAI_NONAME, getattr(socket, "EAI_NODATA", socket.EAI_NONAME), socket.EAI_SERVICE}
-
-
 def _is_transport_fault(exc: BaseException) -> bool:
-    if isinstance(exc, socket.gaierror) and exc.errno in _NAME_UNKNOWN:
+    # A name the resolver does not give an address for is not retried: "unknown" needs no
+    # second ask, and "temporary failure" (no resolver reachable) is, in practice, a
+    # sandbox or a network with no DNS at all, not a blip that a minute of retries cures.
+    if isinstance(exc, socket.gaierror):
         return False
     return isinstance(exc, TRANSPORT_FAULTS) and not isinstance(exc, FATAL) and not isinstance(exc, HostKeyRefused)
 
