@@ -91,7 +91,10 @@ def test_prose_is_not_an_exception_line() -> None:
             "operation timeout: WorkNCCL(SeqNum=1580, OpType=ALLREDUCE) ran for 600060 milliseconds before timing out.",
             "nccl_timeout",
         ),
-        ("CUDA Error: an illegal memory access was encountered (700) /app/include/flashinfer/prefill.cuh", "cuda_error"),
+        (
+            "CUDA Error: an illegal memory access was encountered (700) /app/include/flashinfer/prefill.cuh",
+            "cuda_error",
+        ),
     ],
 )
 def test_timeouts_and_kernel_errors_are_failure_signals(line: str, kind: str) -> None:
