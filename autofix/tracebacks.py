@@ -639,9 +639,8 @@ class JournalParser:
             if body[:1] in ("^", "~", " ", "\t") and _CARETS.match(body):
                 return True
             if body.startswith("    ") or body.startswith("\t"):
-                if tb.expect_source or tb.pending_source:
-                    if len(tb.pending_source) < 8:
-                        tb.pending_source.append(body.strip())
+                if (tb.expect_source or tb.pending_source) and len(tb.pending_source) < 8:
+                    tb.pending_source.append(body.strip())
                 return True
             if _REPEATED.match(body) or body.strip() == "...":
                 return True

@@ -40,7 +40,7 @@ import yaml
 
 from autofix.catalog import Catalog, load_catalog
 from autofix.classify import Diagnosis, classify
-from autofix.model import Candidate, Edit, Gate
+from autofix.model import Candidate, Edit, EditOp, Gate
 from autofix.repair import propose
 from autofix.tracebacks import parse_text
 
@@ -123,7 +123,10 @@ def _number(value: object) -> float | None:
 
 
 def edit_matches(edit: Edit, want: Mapping[str, Any], candidate: Candidate, catalog: Catalog) -> bool:
-    if edit.op.value != want["op"]:
+    # A number moved in the fix's direction is the same fix whether the move scales it or
+    # sets the new value.
+    numeric = {EditOp.SCALE.value, EditOp.SET.value}
+    if edit.op.value != want["op"] and not (want["op"] in numeric and edit.op.value in numeric and "dir" in want):
         return False
     name = want.get("flag") or want.get("name")
     target = edit.target if edit.op.on_env else catalog.canonical(edit.target)
