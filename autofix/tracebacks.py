@@ -22,7 +22,7 @@ import json
 import re
 from collections import deque
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import BinaryIO
 
 from .model import Frame
@@ -101,6 +101,8 @@ _SIGNALS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("killed", re.compile(r"(?:^Killed$|status=9/KILL|exit status 137|Out of memory: Killed process|oom-kill)")),
     ("exit_status", re.compile(r"Main process exited, code=(?P<code>\w+), status=(?P<detail>\S+)")),
 )
+# All of them in one search: most lines that hint at a failure ("Error:") are none of these.
+_ANY_SIGNAL = re.compile("|".join(f"(?:{re.sub(r'[(][?]P<[a-z]+>', '(?:', p.pattern)})" for _, p in _SIGNALS))
 # One cheap search decides whether a line needs the detailed signal patterns at all.
 # Case-sensitive on purpose (an IGNORECASE alternation costs 13x more per line); every
 # alternative contains one of _INTERESTING's, so block mode never skips a failure line.
@@ -262,7 +264,7 @@ class _Open:
     preceding: tuple[str, ...]
     last_line: int
     frames: list[Frame] = field(default_factory=list)  # the outermost HEAD_FRAMES, then ...
-    inner: deque[Frame] = field(default_factory=lambda: deque(maxlen=MAX_FRAMES - HEAD_FRAMES))  # ... the innermost
+    inner: deque[Frame] | None = None  # ... the innermost (made when the head is full)
     omitted: int = 0
     expect_source: bool = False  # the last line was a frame: a flat paste's next line is its source
     orphan: bool = False  # an exception line quoted alone: only indented lines continue it
@@ -557,8 +559,16 @@ class JournalParser:
             if self._traceback_line(key, stream, tb, body):
                 return
         start = body.find(_TB_START)
+        full = len(self._tracebacks) >= MAX_TRACEBACKS
         if start >= 0:
+            if full:  # it would be dropped when it ends: count it, read its lines as plain ones
+                self._dropped += 1
+                return
             self._start(key, stream, lead=body[:start].strip(), cause=None, chain="")
+            return
+        if full:
+            if _SIGNAL_HINT.search(body):
+                self._signal(stream, body)
             return
         if 'File "' in body[:16] and _FRAME.match(body):
             # Frames with no header above them: a traceback cut at the top.
@@ -700,9 +710,11 @@ class JournalParser:
     @staticmethod
     def _add_frame(tb: _Open, frame: Frame) -> None:
         """Keep the outermost HEAD_FRAMES and the innermost rest; the middle of a deeper one goes."""
-        if len(tb.frames) < HEAD_FRAMES and not tb.inner:
-            tb.frames.append(frame)
-            return
+        if tb.inner is None:
+            if len(tb.frames) < HEAD_FRAMES:
+                tb.frames.append(frame)
+                return
+            tb.inner = deque(maxlen=MAX_FRAMES - HEAD_FRAMES)
         if len(tb.inner) == tb.inner.maxlen:
             tb.omitted += 1
         tb.inner.append(frame)
@@ -719,14 +731,15 @@ class JournalParser:
         tb.pending_source = []
         tb.expect_source = False
 
-    def _build(self, tb: _Open, *, truncated: bool = False) -> Traceback:
+    def _build(self, tb: _Open, *, truncated: bool = False, stream: str = "") -> Traceback:
         self._flush_source(tb)
         message = "\n".join(tb.message_lines).strip()
         return Traceback(
             exc_type=tb.exc_type,
             message=message,
-            frames=(*tb.frames, *tb.inner),
+            frames=(*tb.frames, *(tb.inner or ())),
             omitted_frames=tb.omitted,
+            stream=stream,
             rank=tb.rank,
             order=tb.order,
             truncated=truncated or not tb.exc_type,
@@ -750,14 +763,13 @@ class JournalParser:
                 del self._open_of_pid[pid]
         if tb is None:
             return
-        built = replace(self._build(tb, truncated=truncated and tb.state == "frames"), stream=key)
-        if len(self._tracebacks) < MAX_TRACEBACKS:
-            self._tracebacks.append(built)
-        else:
-            self._dropped += 1
+        if len(self._tracebacks) >= MAX_TRACEBACKS:
+            self._dropped += 1  # nothing to keep: building it would be the whole cost of the line
+            return
+        self._tracebacks.append(self._build(tb, truncated=truncated and tb.state == "frames", stream=key))
 
     def _signal(self, stream: _Stream, body: str) -> None:
-        if len(self._signals) >= MAX_SIGNALS:
+        if len(self._signals) >= MAX_SIGNALS or not _ANY_SIGNAL.search(body):
             return
         for kind, pattern in _SIGNALS:
             if pattern.search(body):
