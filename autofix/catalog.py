@@ -13,6 +13,8 @@ Move grammar (each list item is one move; several ops in one item apply together
     - scale: {mem-fraction-static: 0.9}          # of the candidate's or the resolved value
     - set_env: {NCCL_PROTO: Simple}
     - unset_env: {match: var}                    # a named group of the class's regexes
+    - set_key: {speculative-config.num_speculative_tokens: 3}   # one key of a JSON-valued flag
+    - drop_key: [speculative-config.draft_tensor_parallel_size]
 """
 
 from __future__ import annotations
@@ -38,6 +40,8 @@ FLAG_KINDS = ("bool", "bool_false", "value", "list")
 GATES = ("preflight", "start", "ready", "smoke", "bench")
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 _FLAG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+# A key inside a JSON-valued flag (set_key / drop_key, and computed values' from:).
+_FLAG_KEY = re.compile(r"^[a-z0-9][a-z0-9-]*\.[A-Za-z_][A-Za-z0-9_]*$")
 _ENV = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
@@ -324,8 +328,8 @@ def _parse_move(raw: Any, name: str, where: str, groups: set[str]) -> MoveSpec:
 
 
 def _parse_edits(op: EditOp, body: Any, name: str, where: str, groups: set[str]) -> list[EditSpec]:
-    names_pattern = _ENV if op.on_env else _FLAG
-    if op in (EditOp.DROP, EditOp.UNSET_ENV):
+    names_pattern = _ENV if op.on_env else _FLAG_KEY if op.on_key else _FLAG
+    if op in (EditOp.DROP, EditOp.UNSET_ENV, EditOp.DROP_KEY):
         if isinstance(body, Mapping):
             return [EditSpec(op, _value_spec(body, name, where, groups))]
         items = body if isinstance(body, list) else [body]
@@ -358,8 +362,8 @@ def _value_spec(body: Mapping[str, Any], name: str, where: str, groups: set[str]
     group = body.get("match")
     if source is None and group is None and "default" not in body:
         raise CatalogError(f"{name}: {where}: a computed value needs from:, match: or default:")
-    if source is not None and (not isinstance(source, str) or not _FLAG.match(source)):
-        raise CatalogError(f"{name}: {where}.from: must be a flag name")
+    if source is not None and (not isinstance(source, str) or not (_FLAG.match(source) or _FLAG_KEY.match(source))):
+        raise CatalogError(f"{name}: {where}.from: must be a flag name (or flag.key)")
     if group is not None and group not in groups:
         raise CatalogError(f"{name}: {where}.match: no named group {group!r} in the class's regexes")
     for key in ("add", "mul", "min", "max"):

@@ -81,7 +81,7 @@ def secret_env_file(unit: str) -> str:
 def render_unit(ctx: ExportContext) -> str:
     cfg = ctx.config
     unit = cfg.unit
-    argv = [cfg.launch.python, "-m", cfg.launch.module, *ctx.candidate.argv()]
+    argv = [cfg.launch.python, "-m", cfg.launch.module, *cfg.launch.subcommand, *ctx.candidate.argv()]
     env = ctx.candidate.env
     plain = [(n, v) for n, v in env if not SECRET_NAME.search(n)]
     secret = [n for n, _ in env if SECRET_NAME.search(n)]
@@ -127,7 +127,7 @@ def render_unit(ctx: ExportContext) -> str:
 
 def render_argv(ctx: ExportContext) -> str:
     cfg = ctx.config
-    argv = [cfg.launch.python, "-m", cfg.launch.module, *ctx.candidate.argv()]
+    argv = [cfg.launch.python, "-m", cfg.launch.module, *cfg.launch.subcommand, *ctx.candidate.argv()]
     env = [f"{n}={shlex.quote(v)}" for n, v in ctx.candidate.env if not SECRET_NAME.search(n)]
     secrets = [n for n, _ in ctx.candidate.env if SECRET_NAME.search(n)]
     prefix = " ".join(env)
