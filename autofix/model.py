@@ -283,8 +283,8 @@ class EditOp(StrEnum):
         return self in (EditOp.SET_KEY, EditOp.DROP_KEY)
 
 
-# A JSON scalar a set_key move writes into a JSON-valued flag.
-KeyValue = str | int | float | bool | None
+# A JSON value a set_key move writes into a JSON-valued flag (a list from a tuple).
+KeyValue = str | int | float | bool | list[Any] | None
 
 
 def json_object(value: ArgValue | None) -> dict[str, Any] | None:

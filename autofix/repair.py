@@ -111,11 +111,13 @@ def apply(candidate: Candidate, move: Move) -> Candidate:
 
 
 def _key_value(value: object) -> KeyValue:
-    """What a set_key move writes: JSON scalars as they are; a number in text as a number
-    (a value taken from a message), other text as text."""
+    """What a set_key move writes: JSON scalars as they are, a tuple as a JSON list; a
+    number in text as a number (a value taken from a message), other text as text."""
     if value is None or isinstance(value, bool | int | float):
         return value
-    text = " ".join(value) if isinstance(value, tuple) else str(value)
+    if isinstance(value, tuple | list):
+        return [_key_value(v) for v in value]
+    text = str(value)
     try:
         number = float(text)
     except ValueError:
