@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -137,16 +137,36 @@ class Catalog:
         canonical = self.canonical(flag)
         return (canonical, *sorted(k for k, v in self.aliases.items() if v == canonical))
 
+    def with_host_flags(self, flags: Mapping[str, Mapping[str, Any]], aliases: Mapping[str, str]) -> Catalog:
+        """The same catalogue with the flag facts the host's own parser reported (the probe
+        reads them): they take the place of a shipped table, so moves follow the release
+        the host runs."""
+        facts = dict(self.flags)
+        for name, info in flags.items():
+            kind = info.get("kind")
+            if _FLAG.match(name) and kind in FLAG_KINDS:
+                choices = info.get("choices") or ()
+                facts[name] = FlagInfo(str(kind), info.get("type"), tuple(choices), info.get("default"))
+        merged = {**self.aliases, **{k: v for k, v in aliases.items() if _FLAG.match(k) and _FLAG.match(v)}}
+        return replace(self, flags=facts, aliases=merged)
+
     def without_classes(self) -> Catalog:
         """The same aliases, domains and flag facts with no curated classes (inference only)."""
         return Catalog((), self.aliases, self.domains, self.flags, self.host_facts, self.env_domains)
 
 
-def load_catalog(directory: Path | None = None) -> Catalog:
-    """Read every strategies/*.yaml (the installed copy, or the checkout's)."""
+def family_of(file_name: str) -> str:
+    """The engine a strategies file is for: ``vllm*`` files are vLLM's, the rest SGLang's
+    (sglang.yaml and the runtime classes written for SGLang's servers)."""
+    return "vllm" if file_name.startswith("vllm") else "sglang"
+
+
+def load_catalog(directory: Path | None = None, family: str = "sglang") -> Catalog:
+    """Read the strategies/*.yaml of one engine (the installed copy, or the checkout's):
+    a vLLM failure is never sorted into an SGLang class, nor moved with SGLang's flags."""
     root = directory or data_path("strategies")
     texts: dict[str, str] = {}
-    for path in sorted(root.glob("*.yaml")):
+    for path in sorted(p for p in root.glob("*.yaml") if family_of(p.name) == family):
         try:
             texts[path.name] = path.read_text(encoding="utf-8")
         except OSError as exc:
@@ -154,7 +174,7 @@ def load_catalog(directory: Path | None = None) -> Catalog:
     if not texts:
         raise CatalogError(f"{root}: no strategies/*.yaml found")
     flag_texts: dict[str, str] = {}
-    for path in sorted(root.glob("*.flags.json")):
+    for path in sorted(p for p in root.glob("*.flags.json") if family_of(p.name) == family):
         try:
             flag_texts[path.name] = path.read_text(encoding="utf-8")
         except OSError as exc:

@@ -346,6 +346,8 @@ class Runner:
             if Gate.PREFLIGHT in self.options.gates:
                 info = self.preflight.info or self.preflight.start()
                 version, simulated = info.version, info.simulated
+                if info.flags:  # the host's own parser: flag facts of the release it runs
+                    self.catalog = self.catalog.with_host_flags(info.flags, info.aliases)
                 self.store.set_run_version(run.id, version)
             self.emit(RunStarted(run, version, simulated))
             log.info("run.start", run=run.id, host=self.options.host_label, target=self.target.kind, version=version)
@@ -502,7 +504,7 @@ class Runner:
         if Gate.PREFLIGHT in gates:
             answer = self.preflight.check(candidate, self.config.gates.preflight_timeout)
             outcome.resolved = _resolved(answer)
-            verdict = GateVerdict(Gate.PREFLIGHT, answer.ok, answer.seconds, _preflight_detail(answer, candidate))
+            verdict = GateVerdict(Gate.PREFLIGHT, answer.ok, answer.seconds, _preflight_detail(answer, candidate, "vLLM" if self.target.family == "vllm" else "SGLang"))
             outcome.verdicts.append(verdict)
             self.emit(GateDone(verdict))
             if not answer.ok:
@@ -548,18 +550,20 @@ class Runner:
         self.store.set_service(attempt.id, _service_record(handle))
         watch = Watch(self.services, handle)
         bind = str(candidate.arg("host") or "127.0.0.1")
-        model_path = str(candidate.arg("model-path") or "")
+        # SGLang's --model-path, vLLM's --model (served under that name by default).
+        model_path = str(candidate.arg("model" if self.target.family == "vllm" else "model-path") or "")
         live = LiveGates(
             watch=watch,
             base_url=f"http://{self.host.http_address(bind)}:{port}",
             settings=self.config.gates,
             progress=lambda g, t, line: self.emit(GateProgress(g, t, line)),
+            engine=self.target.family,
             http=self.http,
             who_answers=lambda: self._who_answers(port, handle),
             expected_model=str(candidate.arg("served-model-name") or model_path),
             model_path=model_path,
         )
-        speculative = candidate.arg("speculative-algorithm") is not None
+        speculative = candidate.arg("speculative-algorithm") is not None or candidate.arg("speculative-config") is not None
         runners: dict[Gate, Callable[[], GateVerdict]] = {
             Gate.START: live.start,
             Gate.READY: live.ready,
@@ -731,7 +735,9 @@ class Runner:
             # The class and its match groups come from the evidence, classified again.
             journal = parse_text(cached.failure.evidence)
             fallback = (cached.failure.exception, cached.failure.message)
-            outcome.diagnosis = classify(journal, self.catalog, cached.failure.gate, fallback=fallback)
+            outcome.diagnosis = classify(
+                journal, self.catalog, cached.failure.gate, package=self.target.family, fallback=fallback
+            )
         return outcome
 
     # --- resume ------------------------------------------------------------------------
@@ -855,7 +861,7 @@ class Runner:
         self, outcome: _Outcome, gate: Gate, journal: Journal, tail: str, status: str, detail: str = ""
     ) -> _Outcome:
         fallback = ("Timeout", detail) if status == "timeout" else ("ProcessExit", detail or status)
-        diagnosis = classify(journal, self.catalog, gate, fallback=fallback)
+        diagnosis = classify(journal, self.catalog, gate, package=self.target.family, fallback=fallback)
         outcome.state = AttemptState.TIMEOUT if status == "timeout" else AttemptState.FAILED
         outcome.diagnosis = diagnosis
         outcome.failure = diagnosis.failure
@@ -884,13 +890,13 @@ def _resolved(answer: ProbeAnswer) -> dict[str, Any]:
     return out
 
 
-def _preflight_detail(answer: ProbeAnswer, candidate: Candidate) -> str:
+def _preflight_detail(answer: ProbeAnswer, candidate: Candidate, engine: str = "SGLang") -> str:
     if answer.ok:
         # Only what the operator set and SGLang silently changed (num-draft-tokens 3 -> 2).
         asked = {flag.replace("-", "_") for flag, _ in candidate.args}
         rewrites = [f"{k}: {v[0]!r} -> {v[1]!r}" for k, v in answer.changed.items() if v[0] is not None and k in asked]
         steps = "+".join(answer.steps_run)
-        return f"{steps} ok" + (f"; SGLang rewrote {', '.join(rewrites[:4])}" if rewrites else "")
+        return f"{steps} ok" + (f"; {engine} rewrote {', '.join(rewrites[:4])}" if rewrites else "")
     if answer.status == "timeout":
         return "probe timed out"
     last = [ln for ln in answer.output.strip().splitlines() if ln.strip()]
