@@ -110,6 +110,8 @@ class FlagInfo:
     type: str | None = None
     choices: tuple[Any, ...] = ()
     default: Any = None
+    # A flag whose value is a JSON object of a config class: the keys the class accepts.
+    keys: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -146,7 +148,8 @@ class Catalog:
             kind = info.get("kind")
             if _FLAG.match(name) and kind in FLAG_KINDS:
                 choices = info.get("choices") or ()
-                facts[name] = FlagInfo(str(kind), info.get("type"), tuple(choices), info.get("default"))
+                keys = tuple(str(k) for k in info.get("keys") or ())
+                facts[name] = FlagInfo(str(kind), info.get("type"), tuple(choices), info.get("default"), keys)
         merged = {**self.aliases, **{k: v for k, v in aliases.items() if _FLAG.match(k) and _FLAG.match(v)}}
         return replace(self, flags=facts, aliases=merged)
 

@@ -370,8 +370,11 @@ _STOPWORDS = frozenset({"to", "be", "and", "or", "is", "the", "a", "an", "with",
 
 def infer(subject: Subject, flags: Flags, resolved: Mapping[str, object], source: str | None = None) -> list[Move]:
     """Moves read off the failure text and the failing code; all labelled inferred."""
+    from .validation import validation_moves  # it builds on this module's helpers
+
     moves: list[Move] = []
     message = subject.message or ""
+    moves.extend(validation_moves(subject, flags))  # vLLM's pydantic config errors; else none
     moves.extend(_from_argparse(message, flags))
     moves.extend(_from_message(message, flags))
     if subject.exception.rsplit(".", 1)[-1] == "ZeroDivisionError":

@@ -140,11 +140,31 @@ def _flag_facts(parser: argparse.ArgumentParser) -> tuple[dict[str, Any], dict[s
         if default is not None and default != argparse.SUPPRESS:
             info["default"] = default
         info["dest"] = action.dest
+        keys = _config_keys(action.dest)
+        if keys:
+            info["keys"] = keys
         flags[name] = info
         for other in longs:
-            if other != name and not other.startswith("no-"):
+            # --enable-x / --disable-x share a dest with opposite meanings: no aliases.
+            if other != name and not other.startswith(("no-", "disable-")) and not name.startswith("disable-"):
                 aliases[other] = name
     return flags, aliases
+
+
+def _config_keys(dest: str) -> list[str]:
+    """For a flag that takes a config class as JSON (--speculative-config), the keys the
+    class accepts: its fields, read from the installed vllm.config."""
+    if not dest.endswith("_config"):
+        return []
+    name = "".join(part.capitalize() for part in dest.split("_"))
+    try:
+        import vllm.config as configs  # type: ignore[import-not-found]
+
+        found = getattr(configs, name, None)
+    except Exception:
+        return []
+    fields = getattr(found, "__dataclass_fields__", None) or getattr(found, "model_fields", None) or {}
+    return [n for n in fields if not n.startswith("_")]
 
 
 # --- one candidate -------------------------------------------------------------------------
