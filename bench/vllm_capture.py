@@ -21,17 +21,18 @@ from autofix.preflight import Preflight
 from autofix.repair import apply
 from autofix.targets import Target
 from autofix.tracebacks import parse_text
-from bench.vllm_cases import CAPTURES, CORPUS, MODELS, base_candidate, env_python, fix_move, load_cases
+from bench.vllm_cases import CORPUS, MODELS, SPLITS, base_candidate, env_python, fix_move, load_cases
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--python", help="the vLLM env's python (default: build/reuse tools/vllm-cpu-env.sh)")
     parser.add_argument("--cases", help="comma list of case ids")
+    parser.add_argument("--split", choices=("dev", "heldout"), default="dev", help="which case file")
     opts = parser.parse_args()
     python = opts.python or env_python()
     site = str(Path(python).resolve().parent.parent / "lib")
-    cases = load_cases()
+    cases = load_cases(opts.split)
     if opts.cases:
         wanted = set(opts.cases.split(","))
         cases = [c for c in cases if c["id"] in wanted]
@@ -72,7 +73,7 @@ def main() -> int:
         })
     probe.close()
     if not opts.cases:
-        with open(CAPTURES, "w", encoding="utf-8") as fh:
+        with open(SPLITS[opts.split][1], "w", encoding="utf-8") as fh:
             for row in kept:
                 fh.write(json.dumps(row) + "\n")
     print(f"{len(kept)} of {len(cases)} cases kept (base fails, fix passes)")

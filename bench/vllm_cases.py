@@ -20,19 +20,26 @@ ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "bench" / "corpus" / "vllm-0.33.0"
 CASES = CORPUS / "cases.yaml"
 CAPTURES = CORPUS / "captures.jsonl"
+# Written after the engine's validation inference and frozen before any change to it.
+HELDOUT = CORPUS / "heldout.yaml"
+HELDOUT_CAPTURES = CORPUS / "heldout-captures.jsonl"
+SPLITS = {"dev": (CASES, CAPTURES), "heldout": (HELDOUT, HELDOUT_CAPTURES)}
 MODELS = ROOT / "tests" / "data" / "models"
 # What the operator evidently wants kept in every case: the model.
 PINNED = ("model",)
 CPU_ENV = {"VLLM_TARGET_DEVICE": "cpu"}
 
 
-def load_cases() -> list[dict[str, Any]]:
-    data = yaml.safe_load(CASES.read_text(encoding="utf-8"))
-    return list(data["cases"])
+def load_cases(split: str = "dev") -> list[dict[str, Any]]:
+    data = yaml.safe_load(SPLITS[split][0].read_text(encoding="utf-8"))
+    return [{**case, "split": split} for case in data["cases"]]
 
 
-def load_captures() -> list[dict[str, Any]]:
-    with open(CAPTURES, encoding="utf-8") as fh:
+def load_captures(split: str = "dev") -> list[dict[str, Any]]:
+    path = SPLITS[split][1]
+    if not path.exists():
+        return []
+    with open(path, encoding="utf-8") as fh:
         return [json.loads(line) for line in fh if line.strip()]
 
 
@@ -54,10 +61,10 @@ def base_candidate(case: dict[str, Any], models: Path = MODELS) -> Candidate:
     return Candidate.build(case_args(case, models), CPU_ENV)
 
 
-def fix_move(case: dict[str, Any]) -> Move:
+def fix_move(case: dict[str, Any], models: Path = MODELS) -> Move:
     """The case's verified fix as one move (edits in order)."""
     edits: list[Edit] = []
-    for item in case["fix"]:
+    for item in _models(case["fix"], models):
         for op, body in item.items():
             if op == "drop":
                 edits.append(Edit(EditOp.DROP, body))

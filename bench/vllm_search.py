@@ -93,10 +93,17 @@ def main() -> int:
     parser.add_argument("--python", help="the vLLM env's python (default: build/reuse tools/vllm-cpu-env.sh)")
     parser.add_argument("--cases", help="comma list of case ids")
     parser.add_argument("--verbose", action="store_true", help="print every case's winning moves")
+    parser.add_argument(
+        "--split", choices=("dev", "heldout", "all"), default="all",
+        help="dev: the cases the inference was written after; heldout: frozen before any change to it",
+    )
     opts = parser.parse_args()
     python = opts.python or env_python()
-    captured = {c["id"] for c in load_captures()}
-    cases = [c for c in load_cases() if c["id"] in captured]
+    splits = ("dev", "heldout") if opts.split == "all" else (opts.split,)
+    cases = []
+    for split in splits:
+        captured = {c["id"] for c in load_captures(split)}
+        cases += [c for c in load_cases(split) if c["id"] in captured]
     if opts.cases:
         cases = [c for c in cases if c["id"] in set(opts.cases.split(","))]
     full = load_catalog(family="vllm")
@@ -131,6 +138,15 @@ def main() -> int:
     print(f"{'reached PASS (goal >= 90% out of sample)':51}" + " ".join(rate))
     mean = [f"{sum(r.attempts for r in results[m]) / max(len(cases), 1):>15.2f}" for m in MODES]
     print(f"{'mean attempts (goal <= chain + 1 = ' + format(chain + 1, '.2f') + ')':51}" + " ".join(mean))
+    for split in splits:
+        index = [i for i, c in enumerate(cases) if c["split"] == split]
+        if not index:
+            continue
+        cells = []
+        for mode in MODES:
+            rows = [results[mode][i] for i in index]
+            cells.append(f"{sum(r.passed for r in rows)}/{len(rows)} ({sum(r.attempts for r in rows) / len(rows):.2f})")
+        print(f"{'split ' + split + ': reached (mean attempts)':51}" + " ".join(f"{c:>15}" for c in cells))
     families = sorted({c["family"] for c in cases})
     print("\nper family (out of sample: reached / cases, mean attempts)")
     for fam in families:
