@@ -38,8 +38,8 @@ _DETAIL = re.compile(
 )
 _QUOTED = re.compile(r"'([^'\n]{1,200})'")
 _CHOICE_LIST = re.compile(
-    r"(?:must be one of|valid values are|supported (?:\w+ ){0,3}(?:are|is)|choose from|one of)\s*:?\s*"
-    r"\[(?P<items>[^\]]*)\]",
+    r"(?:must be one of|valid (?:\w+ )?(?:values|modes|options|choices) are|supported (?:\w+ ){0,3}(?:are|is)"
+    r"|choose from|one of)\s*:?\s*(?:\[(?P<items>[^\]]*)\]|(?P<bare>[\w.+-]+(?:,\s*[\w.+-]+)+))",
     re.IGNORECASE,
 )
 _SHOULD_BE = re.compile(r"^Input should be (?P<items>.+?)$")
@@ -238,6 +238,12 @@ def _field_moves(error: FieldError, flags: Flags) -> Iterator[Move]:
     if bound:
         yield from _bounded(where, current, bound.group("rel"), float(bound.group("bound")), error)
         return
+    listed = _CHOICE_LIST.search(error.text) if kind == "value_error" else None
+    if listed is not None:  # "Invalid compilation mode: x. Valid modes are: A, B"
+        for value in _closest(str(current), _listed(listed)):
+            yield _inferred([where.set(value)])
+        yield _inferred([where.drop()])
+        return
     if kind.endswith("_parsing") or kind.endswith("_type"):
         word = str(current).strip().lower()
         if word in _NUMBER_WORDS:
@@ -340,16 +346,26 @@ def _choices(text: str, flags: Flags) -> Iterator[Move]:
     listed = _CHOICE_LIST.search(text)
     if listed is None:
         return
-    choices = [c.strip().strip("'\"") for c in listed.group("items").split(",") if c.strip()]
     head = text[: listed.start()]
     for where, value in _holders(head, flags):
-        for best in _closest(str(value), choices)[:2]:
+        for best in _closest(str(value), _listed(listed))[:1]:
             yield _inferred([where.set(best)])
+        yield _inferred([where.drop()])  # the nearest name may need what the model lacks
+
+
+def _listed(found: re.Match[str]) -> list[str]:
+    items = found.group("items") if found.group("items") is not None else found.group("bare")
+    return [c.strip().strip("'\"") for c in items.split(",") if c.strip()]
 
 
 def _held_values(text: str, exception: str, flags: Flags) -> Iterator[Move]:
     """A value the message quotes without naming its field, placed by who holds it."""
     short = exception.rsplit(".", 1)[-1]
+    if short == "IndexError" and not _QUOTED.findall(text):
+        # A parser that stumbles over a value written like an option (-0.5): such values.
+        for name, value in flags.candidate.args:
+            if isinstance(value, str) and value.startswith("-") and not flags.is_pinned(name):
+                yield _inferred([Edit(EditOp.DROP, name)])
     if short == "JSONDecodeError":
         yield from _json_repairs(flags)
         return
@@ -366,7 +382,7 @@ def _held_values(text: str, exception: str, flags: Flags) -> Iterator[Move]:
 def _holders(text: str, flags: Flags) -> list[tuple[Place, Any]]:
     """Candidate values quoted in ``text`` (same letters, any case, - or _), and where."""
     quoted = {_norm(q) for q in _QUOTED.findall(text)}
-    words = {_norm(w) for w in re.findall(r"[\w.-]+", text)}
+    words = {_norm(w.strip(".-")) for w in re.findall(r"[\w.-]+", text)}
     out: list[tuple[Place, Any]] = []
     for name, value in flags.candidate.args:
         data = json_object(value)
