@@ -241,7 +241,7 @@ def parse_catalog(texts: Mapping[str, str], flag_texts: Mapping[str, str] | None
                 raise CatalogError(f"{name}: host_facts: {flag!r} is not a flag name")
             host_facts.add(flag)
         for flag, values in (data.get("domains") or {}).items():
-            if not _FLAG.match(str(flag)) or not isinstance(values, list) or not values:
+            if not (_FLAG.match(str(flag)) or _FLAG_KEY.match(str(flag))) or not isinstance(values, list) or not values:
                 raise CatalogError(f"{name}: domains.{flag}: must map a flag to a non-empty list")
             domains[str(flag)] = tuple(values)
         raw_classes = data.get("classes") or []

@@ -899,7 +899,8 @@ def _preflight_detail(answer: ProbeAnswer, candidate: Candidate, engine: str = "
         return f"{steps} ok" + (f"; {engine} rewrote {', '.join(rewrites[:4])}" if rewrites else "")
     if answer.status == "timeout":
         return "probe timed out"
-    last = [ln for ln in answer.output.strip().splitlines() if ln.strip()]
+    # pydantic ends its errors with a link to its docs: the line above says what failed.
+    last = [ln for ln in answer.output.strip().splitlines() if ln.strip() and "errors.pydantic.dev/" not in ln]
     return last[-1][:200] if last else answer.status
 
 

@@ -120,7 +120,8 @@ _QUIET_EXITS = frozenset({"SystemExit", "KeyboardInterrupt"})
 # "x.*y" is tried from every x of a line ("scheduler " x 1000: quadratic); from a line's
 # start, an atomic lazy prefix finds its first x only, which is the same question.
 _WRAPPER = re.compile(
-    r"scheduler died|Received sigquit|child process|Engine core initialization failed|"
+    r"scheduler died|Received sigquit|child process|Engine core initialization failed|See root cause above|"
+    r"stack trace (?:above )?for (?:the )?root cause|"
     r"^(?>.*?scheduler).*(?:dead|exited)|"
     r"^(?>.*?Rank \d+ ).*died|^(?>.*?detokenizer).*died|Exception in (?:ModelTpServer|run_scheduler_process)",
     re.IGNORECASE | re.MULTILINE,

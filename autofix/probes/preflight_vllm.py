@@ -119,7 +119,7 @@ def _flag_facts(parser: argparse.ArgumentParser) -> tuple[dict[str, Any], dict[s
         positive = [n for n in longs if not n.startswith("no-")]
         if positive:
             name = positive[0]
-        if isinstance(action, (argparse._StoreTrueAction,)) or type(action).__name__ == "BooleanOptionalAction":
+        if isinstance(action, (argparse._StoreTrueAction, argparse.BooleanOptionalAction)):
             kind = "bool"
         elif isinstance(action, argparse._StoreFalseAction):
             kind = "bool_false"
