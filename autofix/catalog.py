@@ -195,7 +195,8 @@ def parse_flags(name: str, text: str) -> tuple[dict[str, FlagInfo], dict[str, st
     for flag, info in (data.get("flags") or {}).items():
         if not _FLAG.match(flag) or not isinstance(info, dict) or info.get("kind") not in FLAG_KINDS:
             raise CatalogError(f"{name}: flags.{flag}: needs a [a-z0-9-]+ name and a kind in {FLAG_KINDS}")
-        flags[flag] = FlagInfo(info["kind"], info.get("type"), tuple(info.get("choices") or ()), info.get("default"))
+        keys = tuple(str(k) for k in info.get("keys") or ())
+        flags[flag] = FlagInfo(info["kind"], info.get("type"), tuple(info.get("choices") or ()), info.get("default"), keys)
     aliases = {str(k): str(v) for k, v in (data.get("aliases") or {}).items()}
     return flags, aliases
 

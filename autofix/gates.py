@@ -405,7 +405,6 @@ class LiveGates:
                     return None
         return None
 
-
     def _vllm_accept_length(self) -> float | None:
         """vLLM's mean acceptance length from its Prometheus /metrics: 1 + accepted draft
         tokens per drafting step (its spec_decode counters); None before any draft ran."""

@@ -244,7 +244,8 @@ def _realize_key_edit(
         value = _compute(value, flags, resolved, groups)
         if value is None:
             return None
-    return Edit(EditOp.SET_KEY, spelling, _key_value(value), key=key)
+    written = _key_value(value)
+    return Edit(EditOp.SET_KEY, spelling, tuple(written) if isinstance(written, list) else written, key=key)
 
 
 def _compute(spec: ValueSpec, flags: Flags, resolved: Mapping[str, object], groups: Mapping[str, str]) -> Any:

@@ -504,7 +504,12 @@ class Runner:
         if Gate.PREFLIGHT in gates:
             answer = self.preflight.check(candidate, self.config.gates.preflight_timeout)
             outcome.resolved = _resolved(answer)
-            verdict = GateVerdict(Gate.PREFLIGHT, answer.ok, answer.seconds, _preflight_detail(answer, candidate, "vLLM" if self.target.family == "vllm" else "SGLang"))
+            verdict = GateVerdict(
+                Gate.PREFLIGHT,
+                answer.ok,
+                answer.seconds,
+                _preflight_detail(answer, candidate, "vLLM" if self.target.family == "vllm" else "SGLang"),
+            )
             outcome.verdicts.append(verdict)
             self.emit(GateDone(verdict))
             if not answer.ok:
@@ -563,7 +568,9 @@ class Runner:
             expected_model=str(candidate.arg("served-model-name") or model_path),
             model_path=model_path,
         )
-        speculative = candidate.arg("speculative-algorithm") is not None or candidate.arg("speculative-config") is not None
+        speculative = (
+            candidate.arg("speculative-algorithm") is not None or candidate.arg("speculative-config") is not None
+        )
         runners: dict[Gate, Callable[[], GateVerdict]] = {
             Gate.START: live.start,
             Gate.READY: live.ready,

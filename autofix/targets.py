@@ -144,9 +144,7 @@ def make_target(
     return Target("sglang", config.launch.python, config.launch.module)
 
 
-def _vllm_target(
-    kind: str, config: BaseConfig, *, sim_load_s: float | None, remote: Host | None, index: int
-) -> Target:
+def _vllm_target(kind: str, config: BaseConfig, *, sim_load_s: float | None, remote: Host | None, index: int) -> Target:
     """vLLM on a host, or its look-alike (autofix/vllm_sim) for ``sim`` / ``vllm-sim``."""
     subcommand = config.launch.subcommand
     probe_env = tuple((n, v) for n, v in config.base.env if n.startswith("VLLM_"))

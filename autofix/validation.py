@@ -29,7 +29,7 @@ from typing import Any
 
 from .classify import Subject
 from .model import Edit, EditOp, Move, json_object
-from .repair import Flags, closest_choices
+from .repair import Flags, _key_value, closest_choices
 
 _HEADER = re.compile(r"^\s*(?P<count>\d+) validation errors? for (?P<config>\w+)\s*$")
 _DETAIL = re.compile(
@@ -43,34 +43,35 @@ _CHOICE_LIST = re.compile(
     re.IGNORECASE,
 )
 _SHOULD_BE = re.compile(r"^Input should be (?P<items>.+?)$")
-_BOUND = re.compile(r"^Input should be (?P<rel>greater than or equal to|greater than|less than or equal to|less than) "
-                    r"(?P<bound>-?[\d.]+(?:e-?\d+)?)")
+_BOUND = re.compile(
+    r"^Input should be (?P<rel>greater than or equal to|greater than|less than or equal to|less than) "
+    r"(?P<bound>-?[\d.]+(?:e-?\d+)?)"
+)
 _NAMED_NUMBER = r"(?P<{0}>[A-Za-z_][\w.]*)\s*(?:=\s*|\(\s*(?:\w+=)?)(?P<{1}>-?\d+(?:\.\d+)?)"
 _AT_MOST = re.compile(
     _NAMED_NUMBER.format("a", "x")
     + r"\)?\s*(?:must be <=|must be less than or equal to|must not exceed|cannot be (?:greater|larger) than"
-    r"|is greater than|is larger than|exceeds)\s+(?:the\s+)?(?:\w+\s+){0,2}?"
-    + _NAMED_NUMBER.format("b", "y")
+    r"|is greater than|is larger than|exceeds)\s+(?:the\s+)?(?:\w+\s+){0,2}?" + _NAMED_NUMBER.format("b", "y")
 )
 _AT_LEAST = re.compile(
     _NAMED_NUMBER.format("a", "x")
     + r"\)?\s*(?:must be >=|must be greater than or equal to|must be at least|is smaller than|is less than"
-    r"|cannot be (?:smaller|less) than)\s+(?:the\s+)?(?:\w+\s+){0,2}?"
-    + _NAMED_NUMBER.format("b", "y")
+    r"|cannot be (?:smaller|less) than)\s+(?:the\s+)?(?:\w+\s+){0,2}?" + _NAMED_NUMBER.format("b", "y")
 )
 _DIVISIBLE = re.compile(
     r"(?P<what>[A-Za-z_][\w ]*?)\s*\((?P<n>\d+)\)\s*(?:must be|is not|should be) (?:evenly )?divisible by "
     r"(?P<by>[A-Za-z_][\w ]*?)\s*\((?P<d>\d+)\)"
 )
 _PROVIDED_WITHOUT = re.compile(r"(?P<a>[a-z_][\w]*) (?:was|is) (?:provided|set|given) but without")
-_DOES_NOT_MATCH = re.compile(
-    r"\((?P<want>[\w.-]+)\) does not match .*?`(?P<name>[\w-]+)`[^(]*\((?P<given>[\w.-]+)\)"
-)
+_DOES_NOT_MATCH = re.compile(r"\((?P<want>[\w.-]+)\) does not match .*?`(?P<name>[\w-]+)`[^(]*\((?P<given>[\w.-]+)\)")
 _BACKTICKED = re.compile(r"`(?P<name>[a-z_][\w-]*)`")
 _ASSIGNED = re.compile(r"(?P<name>[a-z_][\w]*)=(?P<value>[^\s,;]+)")
-_NUMBER_WORDS = {w: i for i, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve".split()
-)}
+_NUMBER_WORDS = {
+    w: i
+    for i, w in enumerate(
+        ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
+    )
+}
 
 
 @dataclass(frozen=True)
@@ -96,7 +97,7 @@ class Place:
 
     def set(self, value: Any) -> Edit:
         if self.key:
-            return Edit(EditOp.SET_KEY, self.flag, _frozen(value), key=self.key)
+            return Edit(EditOp.SET_KEY, self.flag, _frozen(_key_value(value)), key=self.key)
         return Edit(EditOp.SET, self.flag, _argv_text(value))
 
 
@@ -388,9 +389,13 @@ def _holders(text: str, flags: Flags) -> list[tuple[Place, Any]]:
         data = json_object(value)
         if data is not None:
             out += [(Place(name, k), v) for k, v in data.items() if isinstance(v, str) and _norm(v) in quoted]
-        elif isinstance(value, str) and (_norm(value) in quoted or (len(value) > 2 and _norm(value) in words)):
-            if not flags.is_pinned(name) and name not in ("model", "host"):
-                out.append((Place(name), value))
+        elif (
+            isinstance(value, str)
+            and (_norm(value) in quoted or (len(value) > 2 and _norm(value) in words))
+            and not flags.is_pinned(name)
+            and name not in ("model", "host")
+        ):
+            out.append((Place(name), value))
     return out
 
 

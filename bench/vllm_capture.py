@@ -36,8 +36,9 @@ def main() -> int:
     if opts.cases:
         wanted = set(opts.cases.split(","))
         cases = [c for c in cases if c["id"] in wanted]
-    target = Target("vllm", python, "vllm.entrypoints.cli.main", subcommand=("serve",),
-                    probe_env=(("VLLM_TARGET_DEVICE", "cpu"),))
+    target = Target(
+        "vllm", python, "vllm.entrypoints.cli.main", subcommand=("serve",), probe_env=(("VLLM_TARGET_DEVICE", "cpu"),)
+    )
     probe = Preflight(LocalHost(), target)
     info = probe.start()
     print(f"vLLM {info.version}: imported in {info.import_s:.1f} s; {len(info.flags)} flags in its parser")
@@ -61,16 +62,18 @@ def main() -> int:
             continue
         text = answer.output.replace(str(MODELS), "{models}").replace(site, "{site}")
         (out_dir / f"{case['id']}.txt").write_text(text, encoding="utf-8")
-        kept.append({
-            "id": case["id"],
-            "family": case["family"],
-            "argv": [a.replace(str(MODELS), "{models}") for a in base.argv()],
-            "exception": root.exc_type if root else "",
-            "message": first,
-            "fix": fix_move(case).label(),
-            "fix_passed": True,
-            "seconds": answer.seconds,
-        })
+        kept.append(
+            {
+                "id": case["id"],
+                "family": case["family"],
+                "argv": [a.replace(str(MODELS), "{models}") for a in base.argv()],
+                "exception": root.exc_type if root else "",
+                "message": first,
+                "fix": fix_move(case).label(),
+                "fix_passed": True,
+                "seconds": answer.seconds,
+            }
+        )
     probe.close()
     if not opts.cases:
         with open(SPLITS[opts.split][1], "w", encoding="utf-8") as fh:

@@ -96,7 +96,10 @@ def base_yaml(case: dict[str, Any], python: str, models: Path = MODELS) -> str:
 def env_python() -> str:
     """The real vLLM CPU env (built once by tools/vllm-cpu-env.sh)."""
     done = subprocess.run(
-        ["bash", str(ROOT / "tools" / "vllm-cpu-env.sh")], capture_output=True, text=True, check=True,
+        ["bash", str(ROOT / "tools" / "vllm-cpu-env.sh")],
+        capture_output=True,
+        text=True,
+        check=True,
         env={**os.environ},
     )
     return done.stdout.strip().splitlines()[-1]

@@ -28,8 +28,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from autofix.catalog import Catalog, load_catalog
 from autofix.config import parse_base
 from autofix.hosts.local import LocalHost
@@ -83,7 +81,11 @@ def search(case: dict[str, Any], python: str, catalog: Catalog, probe: Preflight
                 moves.append(node.move.label())
             node = by_id.get(node.parent_id) if node.parent_id else None
     return Result(
-        case["id"], case["family"], result.winner is not None, result.attempts, int(case["chain"]),
+        case["id"],
+        case["family"],
+        result.winner is not None,
+        result.attempts,
+        int(case["chain"]),
         "; ".join(reversed(moves)) or "-",
     )
 
@@ -94,7 +96,9 @@ def main() -> int:
     parser.add_argument("--cases", help="comma list of case ids")
     parser.add_argument("--verbose", action="store_true", help="print every case's winning moves")
     parser.add_argument(
-        "--split", choices=("dev", "heldout", "all"), default="all",
+        "--split",
+        choices=("dev", "heldout", "all"),
+        default="all",
         help="dev: the cases the inference was written after; heldout: frozen before any change to it",
     )
     opts = parser.parse_args()
@@ -107,12 +111,15 @@ def main() -> int:
     if opts.cases:
         cases = [c for c in cases if c["id"] in set(opts.cases.split(","))]
     full = load_catalog(family="vllm")
-    target = Target("vllm", python, "vllm.entrypoints.cli.main", subcommand=("serve",),
-                    probe_env=(("VLLM_TARGET_DEVICE", "cpu"),))
+    target = Target(
+        "vllm", python, "vllm.entrypoints.cli.main", subcommand=("serve",), probe_env=(("VLLM_TARGET_DEVICE", "cpu"),)
+    )
     probe = Preflight(LocalHost(), target)
     info = probe.start()
-    print(f"vLLM {info.version} (real, CPU env), probe warm after {info.import_s:.1f} s; "
-          f"{len(cases)} captured cases, {len(full.classes)} vLLM classes")
+    print(
+        f"vLLM {info.version} (real, CPU env), probe warm after {info.import_s:.1f} s; "
+        f"{len(cases)} captured cases, {len(full.classes)} vLLM classes"
+    )
     results: dict[str, list[Result]] = {m: [] for m in MODES}
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="autofix-vllm-bench-") as tmp:
@@ -152,9 +159,11 @@ def main() -> int:
     for fam in families:
         rows = [r for r in results["out-of-sample"] if r.family == fam]
         ins = [r for r in results["in-sample"] if r.family == fam]
-        print(f"  {fam:14} out {sum(r.passed for r in rows)}/{len(rows)} "
-              f"({sum(r.attempts for r in rows) / len(rows):.2f})   in {sum(r.passed for r in ins)}/{len(ins)} "
-              f"({sum(r.attempts for r in ins) / len(ins):.2f})")
+        print(
+            f"  {fam:14} out {sum(r.passed for r in rows)}/{len(rows)} "
+            f"({sum(r.attempts for r in rows) / len(rows):.2f})   in {sum(r.passed for r in ins)}/{len(ins)} "
+            f"({sum(r.attempts for r in ins) / len(ins):.2f})"
+        )
     print(f"\n{time.monotonic() - started:.0f} s for {len(cases) * len(MODES)} searches")
     return 0
 

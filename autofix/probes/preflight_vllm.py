@@ -86,11 +86,11 @@ def _build_parser() -> argparse.ArgumentParser:
     try:
         from vllm.utils.argparse_utils import FlexibleArgumentParser  # type: ignore[import-not-found]
     except ImportError:  # older releases
-        from vllm.utils import FlexibleArgumentParser  # type: ignore[import-not-found,no-redef]
+        from vllm.utils import FlexibleArgumentParser  # type: ignore[import-not-found]
     try:
         from vllm.entrypoints.common.cli_args import make_arg_parser  # type: ignore[import-not-found]
     except ImportError:
-        from vllm.entrypoints.openai.cli_args import make_arg_parser  # type: ignore[import-not-found,no-redef]
+        from vllm.entrypoints.openai.cli_args import make_arg_parser  # type: ignore[import-not-found]
     parser = make_arg_parser(FlexibleArgumentParser(prog="vllm serve"))
     return parser  # type: ignore[no-any-return]
 
@@ -258,7 +258,7 @@ def _child(argv: list[str], env: dict[str, str], result_fd: int, log_path: str) 
     # vLLM's logger wrote to the parent's stderr; point its handlers at the log file.
     for handler in logging.getLogger("vllm").handlers + logging.getLogger().handlers:
         if isinstance(handler, logging.StreamHandler):
-            handler.setStream(sys.stderr)  # type: ignore[arg-type]
+            handler.setStream(sys.stderr)
     os.environ.update(env)
     steps_run: list[str] = []
     try:
@@ -346,8 +346,8 @@ def _warm(parser: argparse.ArgumentParser) -> None:
     a first call's 10 s) are paid here, once, not by every candidate: the parent imports
     the modules the child needed."""
     try:
-        import vllm.config  # type: ignore[import-not-found]  # noqa: F401
-        import vllm.engine.arg_utils  # type: ignore[import-not-found]  # noqa: F401
+        import vllm.config
+        import vllm.engine.arg_utils  # type: ignore[import-not-found]
         import vllm.transformers_utils.config  # type: ignore[import-not-found]  # noqa: F401
     except Exception:
         pass
@@ -366,7 +366,7 @@ def main() -> int:
     sys.stdout = sys.stderr
     started = time.monotonic()
     try:
-        import vllm  # type: ignore[import-not-found]
+        import vllm
 
         version = str(getattr(vllm, "__version__", "unknown"))
         simulated = bool(getattr(vllm, "SIMULATED", False))
