@@ -22,6 +22,7 @@ from typing import Any
 from .catalog import Catalog, EditSpec, MoveSpec, ValueSpec
 from .classify import Diagnosis, Subject
 from .model import ArgValue, Candidate, Edit, EditOp, Move, normalize_value
+from .renames import rename_move
 from .source import Conjunction, alternatives, failing_site
 
 
@@ -87,7 +88,9 @@ def flag_name(field: str) -> str:
 def apply(candidate: Candidate, move: Move) -> Candidate:
     out = candidate
     for edit in move.edits:
-        if edit.op is EditOp.DROP:
+        if edit.op is EditOp.RENAME:
+            out = out.renamed(edit.target, str(edit.value))
+        elif edit.op is EditOp.DROP:
             out = out.without_arg(edit.target)
         elif edit.op in (EditOp.SET, EditOp.SCALE):
             value = normalize_value(edit.value)
@@ -124,20 +127,54 @@ def propose(
             move = realize(spec, flags, resolved, diagnosis.groups, origin=cls.id)
             if move is not None:
                 moves.append(move)
+    renamed = rename_move(candidate, catalog, resolved) if _parser_refused(diagnosis.subject) else None
     moves.extend(infer(diagnosis.subject, flags, resolved, source))
     moves.extend(extra)
 
-    proposals: list[Proposal] = []
+    children: list[tuple[int, Move, Candidate]] = []
     seen: set[str] = {candidate.key}
-    for move in moves:
-        if any(not e.op.on_env and flags.is_pinned(e.target) for e in move.edits):
+    for move in ([renamed] if renamed else []) + moves:
+        # A rename keeps the user's value under the parser's name: never a pinned-flag edit.
+        if any(e.op is not EditOp.RENAME and not e.op.on_env and flags.is_pinned(e.target) for e in move.edits):
             continue
         child = apply(candidate, move)
         if child.key in seen:
             continue
         seen.add(child.key)
-        proposals.append(Proposal(move, child, len(proposals)))
-    return proposals
+        children.append((_tier(move, candidate, child, catalog, diagnosis.subject.message or ""), move, child))
+    # Renames first (nothing else is read until the parser takes the argv), a move that
+    # orphans what the user asked for last; otherwise in the order found.
+    children.sort(key=lambda t: t[0])
+    return [Proposal(move, child, i) for i, (_, move, child) in enumerate(children)]
+
+
+def _parser_refused(subject: Subject) -> bool:
+    """The target's argument parser refused the argv (argparse's own error)."""
+    text = subject.message or ""
+    return subject.exception in ("argparse_error", "SystemExit") or any(
+        w in text for w in ("unrecognized arguments", "ambiguous option", "error: argument")
+    )
+
+
+def _tier(move: Move, base: Candidate, child: Candidate, catalog: Catalog, message: str) -> int:
+    if any(e.op is EditOp.RENAME for e in move.edits):
+        return 0
+    return 2 if orphans(base, child, catalog, message) else 1
+
+
+def orphans(base: Candidate, child: Candidate, catalog: Catalog, message: str = "") -> bool:
+    """Whether ``child`` leaves off an intent flag of ``base`` while what it serves stays
+    as the user set it (for ``[]``: at all), and the failure's message did not ask for it."""
+
+    def value(c: Candidate, flag: str) -> ArgValue | None:
+        return next((c.arg(s) for s in catalog.spellings(flag) if c.has(s)), None)
+
+    for flag, serves in catalog.intent.items():
+        if value(base, flag) is None or value(child, flag) is not None or f"--{flag}" in message:
+            continue
+        if not serves or any(value(child, s) is not None and value(child, s) == value(base, s) for s in serves):
+            return True
+    return False
 
 
 # --- curated moves: specs -> concrete edits ------------------------------------------------
