@@ -351,6 +351,9 @@ _OUT_OF_RANGE = re.compile(
 _INVALID_CHOICE = re.compile(
     r"argument (?:--)?([a-z0-9][a-z0-9-]*)(?:/[^:]*)?: invalid choice: '?([^'(]*?)'? \(choose from (.*)\)"
 )
+_BAD_TYPE = re.compile(
+    r"argument (?:--)?(?P<flag>[a-z0-9][a-z0-9-]*)(?:/[^:]*)?: invalid (?P<type>int|float) value: '(?P<value>[^']*)'"
+)
 _UNRECOGNIZED = re.compile(r"unrecognized arguments: (.*)")
 _BAD_VALUE = re.compile(r"argument (?:--)?([a-z0-9][a-z0-9-]*)(?:/[^:]*)?: (?:expected|invalid \w+ value)")
 _DIRECTION = re.compile(
@@ -399,6 +402,14 @@ def _from_argparse(message: str, flags: Flags) -> list[Move]:
         drops = [Edit(EditOp.DROP, f) for f in _FLAG_IN_TEXT.findall(unknown.group(1)) if flags.candidate.has(f)]
         if drops:
             out.append(_inferred(drops, "argparse"))
+    typed = _BAD_TYPE.search(message)
+    if typed and flags.spelling(typed.group("flag")):
+        # '2.0' for an int, '0,85' for a float: the number the user evidently meant.
+        text = typed.group("value").replace(",", ".")
+        number = _number(text)
+        if number is not None and (typed.group("type") != "int" or number.is_integer()):
+            meant = str(int(number)) if typed.group("type") == "int" else text
+            out.append(_inferred([Edit(EditOp.SET, flags.target(typed.group("flag")), meant)], "argparse"))
     bad = _BAD_VALUE.search(message)
     if bad and flags.spelling(bad.group(1)):
         out.append(_inferred([Edit(EditOp.DROP, flags.target(bad.group(1)))], "argparse"))
@@ -669,8 +680,9 @@ def _divides(divisor: str, dividend: object, flags: Flags) -> list[list[Edit]] |
     if lower is not None and lower != default:
         out.append([Edit(EditOp.SET, flags.target(flag), str(lower))])
     if len(dividend) == 1 and flags.spelling(flag_name(dividend[0])):
+        # The divisor is usually the unit (page size, node count): the size goes up first.
         up = math.ceil(product / d) * int(d)
-        out.append([Edit(EditOp.SET, flags.target(flag_name(dividend[0])), str(int(up)))])
+        out.insert(0, [Edit(EditOp.SET, flags.target(flag_name(dividend[0])), str(int(up)))])
     return out or None
 
 
