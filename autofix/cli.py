@@ -134,6 +134,11 @@ def _host_and_target(host_opt: str | None, target_opt: str | None, config: BaseC
     default=0,
     help="After the first pass, launch up to N speculative variants.",
 )
+@click.option(
+    "--no-cache",
+    is_flag=True,
+    help="Run every candidate again, even one this host already judged under the same gates.",
+)
 @handles_errors
 def search(
     base_paths: tuple[str, ...],
@@ -148,9 +153,10 @@ def search(
     accept_new_host_key: bool,
     resume_run: int | None,
     explore: int,
+    no_cache: bool,
 ) -> None:
     """Search for a config that passes every gate, starting from --base."""
-    from .run import Runner, SearchOptions
+    from .run import Runner, SearchOptions, require_cwd
 
     # Every base is read and checked before anything runs: nothing half-done on bad input.
     configs = [load_base(path) for path in base_paths]
@@ -168,6 +174,7 @@ def search(
             accept_new_host_key=accept_new_host_key,
             resume_run=resume_run,
             explore=explore,
+            no_cache=no_cache,
         )
     config = configs[0]
     gates = _parse_gates(gates_opt, config)
@@ -183,6 +190,8 @@ def search(
             _host_and_target(spec, target_opt, config)
         host_spec, target_kind = _host_and_target(specs[0], target_opt, config)
     workers = [_worker(spec, i, target_kind, config, accept_new_host_key, sim_load_s) for i, spec in enumerate(specs)]
+    for worker_host, *_ in workers:
+        require_cwd(worker_host, config)
     store = open_store(db_url)
     if resume_run is not None:
         previous = store.run(resume_run)
@@ -211,6 +220,7 @@ def search(
         events=view.on_event,
         services=services,
         resume_run=resume_run,
+        use_cache=not no_cache,
     )
     for other_host, other_target, other_services, other_label in workers[1:]:
         runner.add_worker(
@@ -222,6 +232,7 @@ def search(
                 target=other_target,
                 catalog=catalog,
                 services=other_services,
+                use_cache=not no_cache,
             )
         )
     try:
@@ -236,7 +247,7 @@ def search(
         view.close()
         for worker_host, *_ in workers:
             worker_host.close()
-    view.summary(result.run, result.attempts, result.launches, result.winner)
+    view.summary(result)
     if as_json:
         click.echo(json.dumps(result.to_json()))
     sys.exit(result.run.status.exit_code)
@@ -276,7 +287,7 @@ def _open_host(spec: str, index: int, accept_new: bool) -> Host:
         # Several sim hosts on one machine: each its own work dir (and lock) and ports.
         workdir = os.path.join(tempfile.gettempdir(), f"autofix-{os.getuid()}", f"{spec}{index}") if index else None
         return LocalHost(workdir=workdir, name=spec)
-    return SshHost(spec, accept_new_host_key=accept_new)
+    return SshHost(spec, accept_new_host_key=accept_new, on_retry=lambda text: err.print(f"[dim]{escape(text)}[/]"))
 
 
 def _target_on(
@@ -287,11 +298,9 @@ def _target_on(
     from .targets import make_target
 
     if spec in ("sim", "local"):
-        target = make_target(kind, config, sim_load_s=sim_load_s)
-        if index and target.simulated:
-            target = replace(target, port_offset=100 * index)
+        target = make_target(kind, config, sim_load_s=sim_load_s, index=index)
     else:
-        target = make_target(kind, config, sim_load_s=sim_load_s, remote=host)
+        target = make_target(kind, config, sim_load_s=sim_load_s, remote=host, index=index)
     services: ServiceManager
     if target.simulated or config.service.manager == "process" or spec == "local":
         # The sim host and this machine have no systemd as PID 1: the process manager.
@@ -317,11 +326,12 @@ def _search_fleet(
     accept_new_host_key: bool,
     resume_run: int | None,
     explore: int,
+    no_cache: bool,
 ) -> NoReturn:
     """Several bases: one search each, spread over the hosts (autofix/fleet.py)."""
     from .fleet import Fleet
     from .preflight import ProbePool
-    from .run import Runner, SearchOptions
+    from .run import Runner, SearchOptions, require_cwd
 
     if resume_run is not None:
         raise InputError("--resume continues one run: give a single --base")
@@ -346,8 +356,11 @@ def _search_fleet(
         plans.append((config, gates, max_time))
     catalog = load_catalog()
     sim_load_s = _env_float("AUTOFIX_SIM_LOAD_S")
-    store = open_store(db_url)
     hosts = [(i, spec, _open_host(spec, i, accept_new_host_key)) for i, spec in enumerate(specs)]
+    for _, _, host in hosts:
+        for config in configs:
+            require_cwd(host, config)
+    store = open_store(db_url)
     probes = ProbePool()  # one warm probe per host and target, for the searches it runs
     view = FleetView([c.name for c in configs])
 
@@ -374,6 +387,7 @@ def _search_fleet(
             events=view.sink(index),
             services=services,
             preflight=probe,
+            use_cache=not no_cache,
         )
 
     _interrupt_on_signals()
@@ -432,6 +446,8 @@ class FleetView:
                 row.update(r.result.to_json())
                 line = f"{r.result.run.status.value} run {r.result.run.id}, {r.result.attempts} attempt(s), "
                 line += f"{r.result.launches} launch(es)"
+                if r.result.winner is not None:
+                    line += "; gave up: " + ("; ".join(r.result.gave_up) or "nothing")
             elif r.error is not None:
                 row.update(status="error", error=str(r.error))
                 line = f"error: {r.error}"
@@ -444,15 +460,38 @@ class FleetView:
 
 
 def _interrupt_on_signals() -> None:
-    """Ctrl-C and SIGTERM (systemd, CI, kill) both stop the search cleanly: the running
-    candidate is stopped and recorded as interrupted. SIGINT is re-armed because a
-    shell starts background jobs with it ignored."""
+    """Ctrl-C, SIGTERM (systemd, CI, kill) and SIGHUP (a closed terminal, a dropped SSH
+    session to the controller) all stop the search cleanly: the running candidate is
+    stopped and recorded as interrupted. SIGINT is re-armed because a shell starts
+    background jobs with it ignored."""
 
     def stop(signum: int, _frame: object) -> None:
         raise KeyboardInterrupt(f"signal {signum}")
 
+    def hang_up(signum: int, _frame: object) -> None:
+        # The terminal is gone: writing to it would fail (EIO) in the middle of the
+        # clean-up, so what is left to say goes nowhere instead.
+        _detach_from_terminal()
+        raise KeyboardInterrupt(f"signal {signum}")
+
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGHUP, hang_up)
+
+
+def _detach_from_terminal() -> None:
+    """Point the standard streams that are a terminal at /dev/null (a character device:
+    a terminal that hung up may no longer answer isatty)."""
+    import stat
+
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        try:
+            if stat.S_ISCHR(os.fstat(fd).st_mode):
+                os.dup2(null, fd)
+        except OSError:
+            continue
+    os.close(null)
 
 
 def _env_float(name: str) -> float | None:
@@ -520,12 +559,19 @@ class SearchView:
             self.status.stop()
             self.status = None
 
-    def summary(self, run: Run, attempts: int, launches: int, winner: Attempt | None) -> None:
+    def summary(self, result: Any) -> None:
+        run, attempts, launches, winner = result.run, result.attempts, result.launches, result.winner
         if winner is not None:
             err.print(
                 f"[bold green]PASSED[/] run {run.id}: attempt #{winner.seq} (id {winner.id}) passed every gate after "
                 f"{attempts} attempt(s), {launches} GPU launch(es)."
             )
+            for text in result.gave_up:
+                err.print(f"   gave up: {escape(text)}")
+            for text in result.added:
+                err.print(f"   added:   {escape(text)}")
+            if not result.gave_up:
+                err.print("   gave up: nothing the base asked for")
             err.print(f"   export it: autofix export {run.id} -o {self.config.unit}.service")
         else:
             err.print(
@@ -564,6 +610,7 @@ def _attempt_json(a: Attempt, by_id: dict[int, Attempt] | None = None) -> dict[s
         ],
         "launched": a.launched,
         "cached_from": a.cached_from,
+        "plan": [gate.value for gate in a.plan.gates] if a.plan else None,
         "seconds": round(a.seconds, 3) if a.seconds is not None else None,
         "exception": a.failure.exception if a.failure else None,
         "message": a.failure.message if a.failure else None,
@@ -679,7 +726,10 @@ def _status_markup(status: RunStatus) -> str:
 
 def _attempt_state(a: Attempt) -> str:
     shown = _state_markup(a.state)
-    return f"{shown} [dim](cached #{a.cached_from})[/]" if a.cached_from else shown
+    if not a.cached_from:
+        return shown
+    covered = ",".join(v.gate.value for v in a.verdicts) or "no gate"
+    return f"{shown} [dim](cached #{a.cached_from}: {covered})[/]"
 
 
 def _state_markup(state: AttemptState) -> str:

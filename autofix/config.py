@@ -293,7 +293,16 @@ def _check_args(value: object, source: str) -> dict[str, object]:
             _fail(source, path, "must be a value, true/false, or a list")
         else:
             _check_scalar_arg(v, source, path)
+    if value.get("port") is not None and value["port"] is not False:
+        _check_port(value["port"], source, "launch.args.port")
     return dict(value)
+
+
+def _check_port(value: object, source: str, path: str) -> None:
+    """autofix itself talks to the server on this port: it must be one."""
+    text = str(value).strip()
+    if isinstance(value, bool) or not text.isdigit() or not 1 <= int(text) <= 65535:
+        _fail(source, path, f"must be a TCP port number (1-65535), got {value!r}")
 
 
 def _check_env(value: object, source: str) -> dict[str, object]:
@@ -386,6 +395,9 @@ def _module(value: object, source: str, path: str) -> None:
 
 def _path(value: object, source: str, path: str) -> None:
     _text_value(value, source, path)
+    if not str(value).startswith("/"):
+        # On the host, relative to what? systemd's WorkingDirectory= takes absolute paths only.
+        _fail(source, path, f"must be an absolute path on the host, got {value!r}")
 
 
 _CHECKS: dict[str, Any] = {

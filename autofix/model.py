@@ -210,6 +210,48 @@ def diff(old: Candidate, new: Candidate) -> list[tuple[str, str, object, object]
     return rows
 
 
+def _said(value: object) -> str:
+    """A flag's value as the operator wrote it."""
+    if value is True:
+        return "on"
+    if isinstance(value, tuple):
+        return " ".join(value)
+    return str(value)
+
+
+def gave_up(base: Candidate, winner: Candidate, renamed: Mapping[str, str] | None = None) -> list[str]:
+    """What the winner gave up from the base, in the operator's words: flags and env vars
+    dropped, values changed. A flag only renamed (the spelling another release knows,
+    ``renamed`` old -> new) with its value kept gives up nothing."""
+    renamed = dict(renamed or {})
+    new_args = winner.args_dict()
+    out: list[str] = []
+    for flag, value in base.args:
+        now_as = renamed.get(flag, flag)
+        now = new_args.get(now_as)
+        where = f" (as {now_as})" if now_as != flag else ""
+        if now is None:
+            out.append(f"--{flag} {_said(value)}: dropped" if value is not True else f"--{flag}: dropped")
+        elif now != value:
+            out.append(f"--{flag}: {_said(value)} -> {_said(now)}{where}")
+    new_env = winner.env_dict()
+    for name, value in base.env:
+        if name not in new_env:
+            out.append(f"{name}={value}: unset")
+        elif new_env[name] != value:
+            out.append(f"{name}: {value} -> {new_env[name]}")
+    return out
+
+
+def added(base: Candidate, winner: Candidate, renamed: Mapping[str, str] | None = None) -> list[str]:
+    """What the winner adds to the base (flags and env vars the operator did not write)."""
+    spelled = set(base.args_dict()) | set((renamed or {}).values())
+    out = [f"--{flag} {_said(value)}" for flag, value in winner.args if flag not in spelled]
+    base_env = base.env_dict()
+    out += [f"{name}={value}" for name, value in winner.env if name not in base_env]
+    return out
+
+
 def distance(old: Candidate, new: Candidate) -> int:
     """How many flags and env vars differ: the search's 'how far from what the user asked'."""
     return len(diff(old, new))
@@ -316,6 +358,51 @@ class Gate(StrEnum):
 GATE_ORDER: tuple[Gate, ...] = tuple(Gate)
 
 
+# One gate as it ran: its name and the settings that decide its verdict (a ready timeout,
+# a bench floor). Two attempts of one candidate are the same test only where these agree.
+GateRun = tuple[Gate, tuple[tuple[str, object], ...]]
+
+
+@dataclass(frozen=True)
+class GatePlan:
+    """The gates an attempt runs, in order, with the settings each is judged by.
+
+    The candidate cache reuses an outcome only for a search that asks the same questions:
+    a pass answers every gate it ran and no other (a preflight-only pass says nothing
+    about loading the weights), a failure at gate g answers any search that runs the same
+    gates up to and including g with the same settings.
+    """
+
+    runs: tuple[GateRun, ...]
+
+    @property
+    def gates(self) -> tuple[Gate, ...]:
+        return tuple(gate for gate, _ in self.runs)
+
+    def prefix(self, gate: Gate) -> tuple[GateRun, ...] | None:
+        """The gates up to and including ``gate``; None when the plan does not run it."""
+        for i, (name, _) in enumerate(self.runs):
+            if name is gate:
+                return self.runs[: i + 1]
+        return None
+
+    def answered_by(self, state: AttemptState, failed_gate: Gate | None, earlier: GatePlan) -> bool:
+        """Whether an outcome recorded under ``earlier`` answers this plan's questions."""
+        if state is AttemptState.PASSED:
+            return set(self.runs) <= set(earlier.runs)
+        if failed_gate is None:
+            return False
+        mine = self.prefix(failed_gate)
+        return mine is not None and mine == earlier.prefix(failed_gate)
+
+    def to_json(self) -> list[list[Any]]:
+        return [[gate.value, [[k, v] for k, v in settings]] for gate, settings in self.runs]
+
+    @classmethod
+    def from_json(cls, data: Any) -> GatePlan:
+        return cls(tuple((Gate(g), tuple((str(k), v) for k, v in settings)) for g, settings in data))
+
+
 @dataclass(frozen=True)
 class GateVerdict:
     gate: Gate
@@ -361,6 +448,9 @@ class AttemptState(StrEnum):
     TIMEOUT = "timeout"
     INTERRUPTED = "interrupted"
     HOST_LOST = "host_lost"
+    # The host would not let the candidate be judged: its port is held by a process that
+    # is not the candidate (before the launch or while it ran). Says nothing of the config.
+    BLOCKED = "blocked"
 
     @property
     def is_finished(self) -> bool:
@@ -402,6 +492,9 @@ class Attempt:
     launched: bool = False
     log_excerpt: str = ""
     cached_from: int | None = None
+    # The gates (and their settings) the attempt was judged by; None for records written
+    # before autofix kept it (never reused: what they answered is unknown).
+    plan: GatePlan | None = None
 
     @property
     def seconds(self) -> float | None:
