@@ -182,6 +182,7 @@ class Catalog:
             if canonical in flags and spelling not in flags:
                 aliases.setdefault(spelling, canonical)
         return replace(self, flags=flags, aliases=aliases, flags_from=f"host parser {version}".strip())
+
     def flag(self, name: str) -> FlagInfo | None:
         return self.flags.get(self.canonical(name))
 
@@ -328,9 +329,7 @@ def parse_catalog(texts: Mapping[str, str], flag_texts: Mapping[str, str] | None
                 raise CatalogError(f"{name}: {cls.id}: duplicate class id (also in {seen[cls.id]})")
             seen[cls.id] = name
             classes.append(cls)
-    return Catalog(
-        tuple(classes), aliases, domains, flags, frozenset(host_facts), env_domains, intent=intent
-    )
+    return Catalog(tuple(classes), aliases, domains, flags, frozenset(host_facts), env_domains, intent=intent)
 
 
 def _unknown(data: Mapping[str, Any], allowed: Sequence[str], name: str, where: str) -> None:

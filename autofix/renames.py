@@ -45,7 +45,8 @@ class Meaning:
         if self.dropped:
             return f"--{self.spelling.lstrip('-')} is gone ({self.why})"
         parts = [f"--{f}" + ("" if v is None or v is True else f" {_shown(v)}") for f, v in self.flags]
-        return f"{self.spelling if self.spelling.startswith('-') else '--' + self.spelling} is {' '.join(parts)} ({self.why})"
+        shown = self.spelling if self.spelling.startswith("-") else f"--{self.spelling}"
+        return f"{shown} is {' '.join(parts)} ({self.why})"
 
 
 def _shown(value: ArgValue) -> str:
@@ -92,7 +93,9 @@ def _resolve(name: str, catalog: Catalog, depth: int = 0) -> tuple[tuple[tuple[s
     replacement = catalog.history.replacements.get(name)
     if replacement is not None and depth < 5:
         target = _resolve(replacement.flag, catalog, depth + 1) if not catalog.knows(replacement.flag) else None
-        new = replacement.flag if catalog.knows(replacement.flag) else (target[0][0][0] if target and target[0] else None)
+        new = (
+            replacement.flag if catalog.knows(replacement.flag) else (target[0][0][0] if target and target[0] else None)
+        )
         if new is not None:
             value: ArgValue | None = None
             if replacement.value is not None:
@@ -149,7 +152,9 @@ def rename_edits(candidate: Candidate, catalog: Catalog, resolved: Mapping[str, 
             continue
         user_value = candidate.arg(spelling)
         for i, (flag, value) in enumerate(found.flags):
-            concrete = _concrete(flag, value, user_value if i == len(found.flags) - 1 else True, candidate, catalog, resolved)
+            concrete = _concrete(
+                flag, value, user_value if i == len(found.flags) - 1 else True, candidate, catalog, resolved
+            )
             if i == 0:
                 edits.append(Edit(EditOp.RENAME, spelling, flag))
                 if concrete != user_value:

@@ -192,9 +192,7 @@ def offline_right(output: str, fixes: list[set[tuple[str, str]]], base: set[tupl
         fix_flags = {f for f, _ in fix}
         ok = True
         for e in move.edits:
-            if e.op is EditOp.DROP and catalog.canonical(e.target) in fix_flags:
-                ok = False
-            elif e.op is EditOp.RENAME and catalog.canonical(str(e.value)) not in fix_flags:
+            if (e.op is EditOp.DROP and catalog.canonical(e.target) in fix_flags) or (e.op is EditOp.RENAME and catalog.canonical(str(e.value)) not in fix_flags):
                 ok = False
             elif e.op in (EditOp.SET, EditOp.SCALE):
                 shown = " ".join(e.value) if isinstance(e.value, tuple) else "True" if e.value is True else str(e.value)
@@ -224,7 +222,9 @@ def search_cases(
                 offline = (
                     None
                     if first.ok or not fixes
-                    else offline_right(first.output, fixes, canonical_pairs(config.base.args_dict(), host_catalog), host_catalog)
+                    else offline_right(
+                        first.output, fixes, canonical_pairs(config.base.args_dict(), host_catalog), host_catalog
+                    )
                 )
                 options = SearchOptions(gates=(Gate.PREFLIGHT,), max_attempts=12, max_time=600, host_label="local")
                 runner = Runner(
@@ -244,7 +244,9 @@ def search_cases(
                     label = "; ".join(m.label() for m in _winner_moves(runner, result.run.id, winner)) or "(base)"
                 chain = int(case.get("chain_length", 1))
                 results.append(
-                    Searched(case["id"], not first.ok, winner is not None, result.attempts, chain + 1, intent, offline, label)
+                    Searched(
+                        case["id"], not first.ok, winner is not None, result.attempts, chain + 1, intent, offline, label
+                    )
                 )
                 if verbose:
                     r = results[-1]
@@ -330,7 +332,9 @@ def main() -> int:
             print(summarize(f"fresh {name} on SGLang {version} (out of sample)", results))
             for r in results:
                 if r.failed_first and (not r.passed or r.intent is False or r.attempts > r.budget):
-                    print(f"    miss {r.case}: passed={r.passed} attempts={r.attempts} intent={r.intent} winner={r.winner}")
+                    print(
+                        f"    miss {r.case}: passed={r.passed} attempts={r.attempts} intent={r.intent} winner={r.winner}"
+                    )
     print(f"({time.monotonic() - started:.0f} s)")
     return 0
 

@@ -93,11 +93,13 @@ def _parser_facts(server_args_cls: type) -> dict[str, Any]:
     import argparse
 
     parser = argparse.ArgumentParser(prog="sglang serve", add_help=False)
-    server_args_cls.add_cli_args(parser)
+    server_args_cls.add_cli_args(parser)  # type: ignore[attr-defined]
     if dataclasses.is_dataclass(server_args_cls):
         fields = {f.name for f in dataclasses.fields(server_args_cls)}
     else:
-        fields = set(getattr(server_args_cls, "__struct_fields__", ()) or getattr(server_args_cls, "__annotations__", {}))
+        fields = set(
+            getattr(server_args_cls, "__struct_fields__", ()) or getattr(server_args_cls, "__annotations__", {})
+        )
     flags: dict[str, Any] = {}
     aliases: dict[str, str] = {}
     for action in parser._actions:
