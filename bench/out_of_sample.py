@@ -192,7 +192,9 @@ def offline_right(output: str, fixes: list[set[tuple[str, str]]], base: set[tupl
         fix_flags = {f for f, _ in fix}
         ok = True
         for e in move.edits:
-            if (e.op is EditOp.DROP and catalog.canonical(e.target) in fix_flags) or (e.op is EditOp.RENAME and catalog.canonical(str(e.value)) not in fix_flags):
+            if (e.op is EditOp.DROP and catalog.canonical(e.target) in fix_flags) or (
+                e.op is EditOp.RENAME and catalog.canonical(str(e.value)) not in fix_flags
+            ):
                 ok = False
             elif e.op in (EditOp.SET, EditOp.SCALE):
                 shown = " ".join(e.value) if isinstance(e.value, tuple) else "True" if e.value is True else str(e.value)
