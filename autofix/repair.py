@@ -288,7 +288,7 @@ def _tidy(value: float) -> int | float:
     return int(value) if float(value).is_integer() else value
 
 
-def offline_moves(diagnosis: Diagnosis, catalog: Catalog) -> list[Move]:
+def offline_moves(diagnosis: Diagnosis, catalog: Catalog, source: str | None = None) -> list[Move]:
     """Moves for a failure seen without its candidate (``autofix classify``).
 
     Computed values that need the candidate's flags are left out; every flag the
@@ -302,7 +302,7 @@ def offline_moves(diagnosis: Diagnosis, catalog: Catalog) -> list[Move]:
             move = realize(spec, flags, {}, diagnosis.groups, origin=cls.id)
             if move is not None:
                 moves.append(move)
-    moves.extend(infer(diagnosis.subject, flags, {}))
+    moves.extend(infer(diagnosis.subject, flags, {}, source))
     unique: dict[str, Move] = {}
     for move in moves:
         unique.setdefault(move.label(), move)
