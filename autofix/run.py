@@ -51,6 +51,7 @@ from .model import (
     secret_names,
 )
 from .preflight import Preflight, ProbeAnswer
+from .renames import base_warnings
 from .repair import apply, propose
 from .search import Child, Pick, Search
 from .services import ProcessManager, ServiceHandle, ServiceManager
@@ -347,7 +348,11 @@ class Runner:
                 info = self.preflight.info or self.preflight.start()
                 version, simulated = info.version, info.simulated
                 self.store.set_run_version(run.id, version)
+                # Flag facts and renames follow the parser the host runs, any version.
+                self.catalog = self.catalog.with_parser(info.parser, version)
             self.emit(RunStarted(run, version, simulated))
+            for line in base_warnings(self.config.base, self.catalog, version):
+                self.emit(Notice(line))
             log.info("run.start", run=run.id, host=self.options.host_label, target=self.target.kind, version=version)
             if self.config.service.conflicts and not hasattr(self.services, "stop_units"):
                 # Only a systemd host has the production units to stop.
