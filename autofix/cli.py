@@ -32,7 +32,7 @@ from .config import BaseConfig, load_base, parse_base, parse_duration
 from .errors import AutofixError, ConfigError, InputError
 from .export import FORMATS, ExportContext, render
 from .hosts.base import Host
-from .model import Attempt, AttemptState, Gate, Move, Run, RunStatus, diff
+from .model import Attempt, AttemptState, Gate, Run, RunStatus, diff
 from .services import ServiceManager
 from .store import Store, default_url, open_store
 from .targets import Target
@@ -854,7 +854,7 @@ def export(run_id: int, fmt: str, output: str | None, db_url: str | None) -> Non
         raise InputError(f"run {run_id}: has no winner to export (status {run.status.value})")
     winner = store.attempt(run.winner_id)
     config = parse_base(run.base_text, source=run.base_path)
-    moves = _path_moves(store, winner)
+    moves = store.path_moves(winner)
     ctx = ExportContext(
         config=config,
         candidate=winner.candidate,
@@ -869,18 +869,6 @@ def export(run_id: int, fmt: str, output: str | None, db_url: str | None) -> Non
         err.print(f"wrote {escape(output)} ({fmt}, run {run.id}, attempt {winner.id})")
     else:
         click.echo(text, nl=False)
-
-
-def _path_moves(store: Store, attempt: Attempt) -> list[Move]:
-    moves: list[Move] = []
-    node: Attempt | None = attempt
-    seen: set[int] = set()
-    while node is not None and node.id not in seen:
-        seen.add(node.id)
-        if node.move is not None:
-            moves.append(node.move)
-        node = store.attempt(node.parent_id) if node.parent_id else None
-    return list(reversed(moves))
 
 
 # --- graph -----------------------------------------------------------------------------------

@@ -243,6 +243,17 @@ def gave_up(base: Candidate, winner: Candidate, renamed: Mapping[str, str] | Non
     return out
 
 
+def renames(moves: Iterable[Move]) -> dict[str, str]:
+    """The flags a path of moves (base first) respelled: the base's spelling -> the last."""
+    out: dict[str, str] = {}
+    for move in moves:
+        for edit in move.edits:
+            if edit.op is EditOp.RENAME and isinstance(edit.value, str):
+                first = next((old for old, now in out.items() if now == edit.target), edit.target)
+                out[first] = edit.value
+    return out
+
+
 def added(base: Candidate, winner: Candidate, renamed: Mapping[str, str] | None = None) -> list[str]:
     """What the winner adds to the base (flags and env vars the operator did not write)."""
     spelled = set(base.args_dict()) | set((renamed or {}).values())

@@ -48,6 +48,7 @@ from .model import (
     added,
     gave_up,
     redact_text,
+    renames,
     secret_names,
 )
 from .preflight import Preflight, ProbeAnswer
@@ -746,13 +747,14 @@ class Runner:
         if winner is None:
             return RunResult(run, attempts, launches, None)
         base = self.config.base.redacted()
+        respelled = renames(self.store.path_moves(winner))
         return RunResult(
             run,
             attempts,
             launches,
             winner,
-            tuple(gave_up(base, winner.candidate)),
-            tuple(added(base, winner.candidate)),
+            tuple(gave_up(base, winner.candidate, respelled)),
+            tuple(added(base, winner.candidate, respelled)),
         )
 
     def _passed_before(self, run: Run, done: Sequence[Attempt]) -> RunResult | None:
