@@ -43,10 +43,9 @@ class ProbeInfo:
     import_s: float
     python: str
     steps: tuple[str, ...]
-    # The host's own parser, where the probe reads it: flag -> {kind, type, choices,
-    # default}, and other spellings -> the flag (vLLM's probe does).
-    flags: dict[str, Any] = field(default_factory=dict)
-    aliases: dict[str, str] = field(default_factory=dict)
+    # The installed parser's facts ({"flags": {...}, "aliases": {...}}), empty when the
+    # probe could not read them: flag facts and rename moves follow what the host runs.
+    parser: dict[str, Any] = field(default_factory=dict)
 
 
 class Preflight:
@@ -84,8 +83,7 @@ class Preflight:
             import_s=float(hello.get("import_s", 0.0)),
             python=str(hello.get("python", "")),
             steps=tuple(hello.get("steps", ())),
-            flags=dict(hello.get("flags") or {}),
-            aliases={str(k): str(v) for k, v in (hello.get("aliases") or {}).items()},
+            parser=dict(hello.get("parser") or {}) if isinstance(hello.get("parser"), dict) else {},
         )
         return self.info
 

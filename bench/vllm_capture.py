@@ -41,7 +41,9 @@ def main() -> int:
     )
     probe = Preflight(LocalHost(), target)
     info = probe.start()
-    print(f"vLLM {info.version}: imported in {info.import_s:.1f} s; {len(info.flags)} flags in its parser")
+    print(
+        f"vLLM {info.version}: imported in {info.import_s:.1f} s; {len(info.parser.get('flags', {}))} flags in its parser"
+    )
     out_dir = CORPUS / "captures"
     out_dir.mkdir(exist_ok=True)
     kept: list[dict[str, object]] = []

@@ -5,7 +5,7 @@ only: it must run in any Python that has vLLM, and import nothing of autofix. It
 the protocol of preflight.py (the SGLang probe), one JSON object per line both ways:
 
     -> hello   {"event": "ready", "version": "0.33.0", "simulated": false, "import_s": 30.1,
-                "python": "3.11.7", "steps": ["parse_args", ...], "flags": {...}, "aliases": {...}}
+                "python": "3.11.7", "steps": ["parse_args", ...], "parser": {"flags": {...}, "aliases": {...}}}
                or {"event": "error", "kind": "no_vllm", "output": "<traceback>"} and exit 3
     <- request {"id": "a1", "argv": ["--model", ...], "timeout": 120, "env": {...}}
     -> answer  {"id": "a1", "ok": true|false, "status": "ok|failed|timeout|crashed",
@@ -18,7 +18,7 @@ parser (``make_arg_parser``) on the argv, ``validate_parsed_serve_args``, then
 classes and their validators (speculative, parallel, scheduler, cache, compilation).
 vLLM is imported once (25-45 s); each request runs in a forked child.
 
-``flags`` is the host's own parser read once at start: every long option with its kind
+``parser`` is the host's own parser read once at start: every long option with its kind
 (bool | value | list), type, choices and default, so moves follow the installed release.
 
 On a machine without a GPU, vLLM needs VLLM_TARGET_DEVICE=cpu in the probe's environment.
@@ -385,8 +385,7 @@ def main() -> int:
             "import_s": round(time.monotonic() - started, 3),
             "python": "%d.%d.%d" % sys.version_info[:3],
             "steps": steps,
-            "flags": flags,
-            "aliases": aliases,
+            "parser": {"flags": flags, "aliases": aliases},
         }
     )
     for line in sys.stdin:
