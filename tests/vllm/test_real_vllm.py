@@ -114,3 +114,35 @@ def test_tp_that_does_not_divide_the_heads_is_repaired(tmp_path: Path, vllm_pyth
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     result = json.loads(done.stdout.strip().splitlines()[-1])
     assert result["winner"]["args"]["tensor-parallel-size"] == "2"
+
+
+FACT = ("raise ", "assert ", "def ", "class ", "async def ", "import ", "from ")
+
+
+def _code_lines(path: Path) -> list[str]:
+    """Lines of 40+ characters that are code, not facts (raise/def/import lines, lone strings)."""
+    out = []
+    for raw in path.read_text(encoding="utf-8", errors="replace").splitlines():
+        line = raw.strip()
+        if len(line) < 40 or line.startswith(FACT) or line[:1] in "\"'" or line.startswith(('f"', "f'")):
+            continue
+        out.append(line)
+    return out
+
+
+def test_nothing_of_vllms_code_stands_in_ours(vllm_python: str) -> None:
+    """The simulated vLLM, the vLLM probe and the validation inference hold no line of 40+
+    characters that stands verbatim in the installed vLLM (facts aside: messages, raise and
+    def lines), the idea of ../shared/tools/provenance.py applied to vLLM."""
+    site = Path(vllm_python).resolve().parent.parent / "lib"
+    package = next(site.glob("python3*/site-packages/vllm"))
+    theirs: set[str] = set()
+    for path in package.rglob("*.py"):
+        theirs.update(_code_lines(path))
+    ours = [
+        *(ROOT / "autofix" / "vllm_sim").rglob("*.py"),
+        ROOT / "autofix" / "validation.py",
+        ROOT / "autofix" / "probes" / "preflight_vllm.py",
+    ]
+    copied = [f"{p.relative_to(ROOT)}: {line}" for p in ours for line in _code_lines(p) if line in theirs]
+    assert copied == []
