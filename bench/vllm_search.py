@@ -12,6 +12,8 @@ Three catalogues, side by side:
                  (ids vllm-<family>-*) are removed; what remains are other families'
                  classes and inference
   inferred       no classes at all: inference alone
+  baseline       autofix as it stood for SGLang: no vLLM classes and no reading of vLLM's
+                 validation errors (autofix/validation.py off), only the generic inference
 A case counts as reached when the search ends PASS; attempts are compared with the case's
 chain length + 1 (the goal: mean attempts <= mean chain + 1).
 
@@ -21,13 +23,16 @@ chain length + 1 (the goal: mean attempts <= mean chain + 1).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from autofix import validation
 from autofix.catalog import Catalog, load_catalog
 from autofix.config import parse_base
 from autofix.hosts.local import LocalHost
@@ -38,7 +43,7 @@ from autofix.store import open_store
 from autofix.targets import Target
 from bench.vllm_cases import base_yaml, env_python, load_captures, load_cases
 
-MODES = ("in-sample", "out-of-sample", "inferred")
+MODES = ("in-sample", "out-of-sample", "inferred", "baseline")
 
 
 @dataclass(frozen=True)
@@ -56,12 +61,24 @@ def family_prefix(family: str) -> str:
 
 
 def catalog_for(mode: str, family: str, full: Catalog) -> Catalog:
-    if mode == "inferred":
+    if mode in ("inferred", "baseline"):
         return full.without_classes()
     if mode == "out-of-sample":
         kept = tuple(c for c in full.classes if not c.id.startswith(family_prefix(family)))
         return replace(full, classes=kept)
     return full
+
+
+@contextlib.contextmanager
+def _validation(on: bool) -> Iterator[None]:
+    """The baseline runs without autofix/validation.py (repair imports it per call)."""
+    saved = validation.validation_moves
+    if not on:
+        validation.validation_moves = lambda subject, flags: []
+    try:
+        yield
+    finally:
+        validation.validation_moves = saved
 
 
 def search(case: dict[str, Any], python: str, catalog: Catalog, probe: Preflight, folder: Path) -> Result:
@@ -126,8 +143,9 @@ def main() -> int:
         for mode in MODES:
             folder = Path(tmp) / mode
             folder.mkdir()
-            for case in cases:
-                results[mode].append(search(case, python, catalog_for(mode, case["family"], full), probe, folder))
+            with _validation(mode != "baseline"):
+                for case in cases:
+                    results[mode].append(search(case, python, catalog_for(mode, case["family"], full), probe, folder))
     probe.close()
     print(f"\n{'case':32} {'family':12} {'chain':>5} " + " ".join(f"{m:>15}" for m in MODES))
     for i, case in enumerate(cases):

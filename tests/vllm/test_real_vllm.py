@@ -134,7 +134,7 @@ def test_nothing_of_vllms_code_stands_in_ours(vllm_python: str) -> None:
     """The simulated vLLM, the vLLM probe and the validation inference hold no line of 40+
     characters that stands verbatim in the installed vLLM (facts aside: messages, raise and
     def lines), the idea of ../shared/tools/provenance.py applied to vLLM."""
-    site = Path(vllm_python).resolve().parent.parent / "lib"
+    site = Path(vllm_python).parent.parent / "lib"  # the venv, not the interpreter it links to
     package = next(site.glob("python3*/site-packages/vllm"))
     theirs: set[str] = set()
     for path in package.rglob("*.py"):
