@@ -209,3 +209,14 @@ def test_accept_length_from_vllm_metrics() -> None:
     assert spec_accept_length(text) == 2.5
     assert spec_accept_length("vllm:spec_decode_num_drafts_total 0.0\n") is None
     assert spec_accept_length("") is None
+
+
+def test_a_traceback_logged_through_vllms_logger_is_read() -> None:
+    """The engine core logs its traceback with `ERROR 10-15 08:32:29 [core.py:708] ` on every
+    line (after the process prefix): the frames are read through it, so the failing frame is
+    vLLM's KV-cache check, not the re-raise in run_engine_core."""
+    journal = parse_text((DATA / "vllm-journals" / "engine-core-logged-traceback.log").read_text())
+    diagnosis = classify(journal, VLLM, Gate.START, package="vllm")
+    assert diagnosis.failure.class_id == "vllm-memory-no-cache-blocks"
+    assert diagnosis.failure.frame is not None
+    assert diagnosis.failure.frame.function == "check_enough_kv_cache_memory"
