@@ -691,7 +691,8 @@ def history(run_id: int | None, db_url: str | None, as_json: bool) -> None:
         )
         return
     table = Table(title=f"run {run.id}: {run.name} on {run.host} ({run.target}) - {run.status.value}")
-    for col in ("#", "id", "parent", "move", "state", "class", "gates", "SGLang rewrote", "seconds"):
+    rewrote = "vLLM rewrote" if run.target.startswith("vllm") else "SGLang rewrote"
+    for col in ("#", "id", "parent", "move", "state", "class", "gates", rewrote, "seconds"):
         table.add_column(col, overflow="fold")
     for a in attempts:
         parent = f"#{by_id[a.parent_id].seq}" if a.parent_id in by_id else "-"
