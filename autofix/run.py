@@ -47,6 +47,7 @@ from .model import (
     RunStatus,
     added,
     gave_up,
+    json_object,
     redact_text,
     renames,
     secret_names,
@@ -936,7 +937,7 @@ def explore_variants(winner: Candidate, catalog: Catalog) -> list[tuple[Move, Ca
     """Speculative variants of a passing candidate, closest to it first: num-steps over its
     domain with draft tokens = steps + 1 for a chain (topk 1), and wider trees (topk 2, 4)."""
     if winner.arg("speculative-algorithm") is None:
-        return []
+        return _vllm_variants(winner)
     steps_domain = sorted({int(v) for v in catalog.domains.get("speculative-num-steps", (1, 2, 3, 5))} | {4})
     out: list[tuple[int, int, Move, Candidate]] = []
     for topk in (1, 2, 4):
@@ -956,3 +957,18 @@ def explore_variants(winner: Candidate, catalog: Catalog) -> list[tuple[Move, Ca
             out.append((len(edits), abs(steps - current), move, child))
     out.sort(key=lambda item: (item[0], item[1]))
     return [(move, child) for _, _, move, child in out]
+
+
+def _vllm_variants(winner: Candidate) -> list[tuple[Move, Candidate]]:
+    """vLLM: more or fewer draft tokens per step (one key of --speculative-config), nearest first."""
+    if json_object(winner.arg("speculative-config")) is None:
+        return []
+    current = winner.json_key("speculative-config", "num_speculative_tokens")
+    now = int(current) if isinstance(current, int) and not isinstance(current, bool) else 3
+    out = []
+    for tokens in sorted((n for n in range(1, 8) if n != now), key=lambda n: (abs(n - now), n)):
+        move = Move(
+            (Edit(EditOp.SET_KEY, "speculative-config", tokens, key="num_speculative_tokens"),), origin="explore"
+        )
+        out.append((move, apply(winner, move)))
+    return out

@@ -187,7 +187,9 @@ def _http(names: dict[str, Any], stop: Any) -> None:
     served = (names.get("served_model_name") or [names.get("model")])[0]
     accept = accept_length(names)
     tp = int(names.get("tensor_parallel_size") or 1)
-    step_s = 1.0 / (22.0 * math.sqrt(tp))  # one decoding step of the target model
+    drafted = int(names.get("spec_num_speculative_tokens") or 0) if names.get("spec") else 0
+    # One decoding step of the target model, and the drafter's passes (a tenth each).
+    step_s = (1.0 + 0.12 * drafted) / (22.0 * math.sqrt(tp))
     counters = {"drafts": 0, "accepted": 0, "generated": 0}
     lock = threading.Lock()
 
