@@ -114,7 +114,7 @@ def _host_and_target(host_opt: str | None, target_opt: str | None, config: BaseC
             f"--target {target_opt}: {config.source} is a {_ENGINE[family]} base (target: {family}, "
             f"launch.module {config.launch.module})"
         )
-    return spec, sim_kind if target_opt == "sim" else family
+    return spec, sim_kind if target_opt in ("sim", "vllm-sim") else family
 
 
 _ENGINE = {"sglang": "SGLang", "vllm": "vLLM"}
