@@ -151,7 +151,7 @@ def test_search_over_a_host_without_sftp(tmp_path: Path) -> None:
         assert result["status"] == "passed" and result["launches"] == 1
         assert result["winner"]["args"]["speculative-eagle-topk"] == "1"
     finally:
-        bare.stop()
+        bare.close()
 
 
 def test_a_host_name_that_does_not_resolve_fails_at_once(tmp_path: Path) -> None:
