@@ -17,6 +17,7 @@ import pytest
 from autofix.catalog import load_catalog
 from autofix.classify import classify
 from autofix.config import parse_base
+from autofix.errors import HostError
 from autofix.hosts.base import CommandResult
 from autofix.hosts.local import LocalHost
 from autofix.model import Candidate, Gate
@@ -27,6 +28,7 @@ from autofix.targets import Target, make_target
 from autofix.tracebacks import parse_text
 
 from .conftest import DATA, ROOT
+from .systemd_rules import parse_environment_file
 
 SYSTEMD = DATA / "systemd"
 
@@ -58,21 +60,25 @@ class RecordingHost(LocalHost):
 
 
 def test_transient_unit_command_is_exact_and_needs_no_quoting(tmp_path: Path) -> None:
-    """systemd-run gets the candidate's argv and env as separate arguments (no shell)."""
+    """systemd-run gets the candidate's argv as separate arguments (no shell) and its env
+    through a 0600 EnvironmentFile= (never --setenv: ps, sudo's log and systemctl show
+    would hold the values); the file is gone once the unit is stopped."""
     host = RecordingHost(str(tmp_path))
     manager = SystemdManager(host, "/opt/sglang/.venv/bin/python")
     target = Target("sglang", "/opt/sglang/.venv/bin/python", "sglang.launch_server")
     candidate = Candidate.build(
-        {"model-path": "/models/Kimi-K2.6", "served-model-name": "a b;$(x)"}, {"NCCL_PROTO": "LL"}
+        {"model-path": "/models/Kimi-K2.6", "served-model-name": "a b;$(x)"},
+        {"NCCL_PROTO": "LL", "HF_TOKEN": "hf_Unit1 with 'quotes' and \\"},
     )
     handle = manager.start("autofix-1-1-abc", candidate, target, None)
+    env_file = f"{tmp_path}/services/autofix-1-1-abc.env"
     assert host.commands[0] == [
         "systemd-run",
         "--unit=autofix-1-1-abc",
         "--property=Restart=no",
         "--property=KillMode=control-group",
         "--quiet",
-        "--setenv=NCCL_PROTO=LL",
+        f"--property=EnvironmentFile={env_file}",
         "--",
         "/opt/sglang/.venv/bin/python",
         "-m",
@@ -82,6 +88,8 @@ def test_transient_unit_command_is_exact_and_needs_no_quoting(tmp_path: Path) ->
         "--served-model-name",
         "a b;$(x)",
     ]
+    assert oct(os.stat(env_file).st_mode & 0o777) == "0o600"
+    assert parse_environment_file(Path(env_file).read_text()) == candidate.env_dict()
     assert host.commands[1] == [
         "systemctl",
         "show",
@@ -91,8 +99,45 @@ def test_transient_unit_command_is_exact_and_needs_no_quoting(tmp_path: Path) ->
     ]
     assert handle.directory == "3b8e5c2a7d1f4e0a9c6b2d8e1f0a7c3b"
     manager.stop(handle)
-    assert host.commands[-1] == ["systemctl", "reset-failed", "autofix-1-1-abc.service"]
+    assert ["systemctl", "reset-failed", "autofix-1-1-abc.service"] in host.commands
     assert ["systemctl", "stop", "autofix-1-1-abc.service"] in host.commands
+    assert not Path(env_file).exists()
+    assert not any("hf_Unit1" in " ".join(c) for c in host.commands)
+
+
+def test_secret_flags_reach_the_unit_through_a_config_file(tmp_path: Path) -> None:
+    """A secret flag goes into a 0600 SGLang --config file, never onto systemd-run's
+    command line (or the unit's ExecStart); the file goes when the unit is stopped."""
+    config = parse_base("launch:\n  args: {model-path: /m, api-key: sk-Unit2}\n", source="u.yaml")
+    host = RecordingHost(str(tmp_path), user="ubuntu")
+    manager = SystemdManager(host, "python3")
+    target = Target("sglang", "python3", "sglang.launch_server", secrets=config.secrets)
+    handle = manager.start("autofix-1-2-abc", config.base, target, None)
+    run = host.commands[0]
+    assert run[:3] == ["sudo", "-n", "systemd-run"] and not any("sk-Unit2" in a for a in run)
+    secret_file = run[-1]
+    assert run[-2] == "--config" and secret_file.endswith(".yaml") and "--api-key" not in run
+    assert oct(os.stat(secret_file).st_mode & 0o777) == "0o600"
+    assert Path(secret_file).read_text().strip() == '"api-key": "sk-Unit2"'
+    manager.stop(handle)
+    assert not Path(secret_file).exists()
+
+
+def test_files_are_removed_when_the_start_fails(tmp_path: Path) -> None:
+    """systemd-run refused (no sudo rights): the env file does not stay behind."""
+
+    class Refusing(RecordingHost):
+        def run(self, argv: Sequence[str], **kwargs: Any) -> CommandResult:
+            if "systemd-run" in argv:
+                self.commands.append(list(argv))
+                return CommandResult(tuple(argv), 1, "", "sudo: a password is required")
+            return super().run(argv, **kwargs)
+
+    host = Refusing(str(tmp_path), user="ubuntu")
+    manager = SystemdManager(host, "python3")
+    with pytest.raises(HostError, match="a password is required"):
+        manager.start("u", Candidate.build({"m": 1}, {"HF_TOKEN": "hf_Fail3"}), Target("sglang", "python3", "m"), None)
+    assert not [p for p in tmp_path.rglob("*") if p.is_file() and b"hf_Fail3" in p.read_bytes()]
 
 
 def test_sudo_when_the_user_is_not_root(tmp_path: Path) -> None:
