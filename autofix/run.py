@@ -42,12 +42,11 @@ from .model import (
     Move,
     Run,
     RunStatus,
-    redact_text,
-    secret_names,
 )
 from .preflight import Preflight, ProbeAnswer
 from .repair import apply, propose
 from .search import Child, Pick, Search
+from .secrets import keep_out
 from .services import ProcessManager, ServiceHandle, ServiceManager
 from .store import Store
 from .targets import Target
@@ -172,6 +171,8 @@ class Runner:
         use_cache: bool = True,
     ) -> None:
         self.config = config
+        # From here on the store, the logs and the terminal show none of the config's secrets.
+        keep_out(config.secrets)
         self.options = options
         self.store = store
         self.host = host
@@ -273,8 +274,8 @@ class Runner:
             run = self.store.create_run(
                 name=self.config.name,
                 base_path=self.config.source,
-                # Secrets never reach the store in clear: the text is kept with them redacted.
-                base_text=redact_text(self.config.text, secret_names(self.config.base)),
+                # Never the user's text: the config written again with its secrets redacted.
+                base_text=self.config.stored_text,
                 host=self.options.host_label,
                 target=self.target.kind,
                 options={

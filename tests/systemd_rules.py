@@ -142,7 +142,7 @@ def systemd_can_read() -> str | None:
 
 
 # A condition's words are split with EXTRACT_UNQUOTE: in "…" a backslash keeps the next
-# character. Values systemd compares as versions ("1.0" == "1.00") or cannot express in a
+# character; as in any unit setting, % starts a specifier. Values systemd compares as versions ("1.0" == "1.00") or cannot express in a
 # condition (empty, or whitespace at either end, stripped before comparing) are left out.
 _VERSIONISH = re.compile(r"^[0-9A-Za-z.~^+-]*[0-9][0-9A-Za-z.~^+-]*$")
 
@@ -158,7 +158,9 @@ def systemd_reads(text: str, expected: dict[str, str]) -> bool:
     conditions = []
     for key, value in expected.items():
         if checkable(value):
-            quoted = '"' + key + "=" + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+            # The condition is a unit setting: its % starts a specifier (%% is one %).
+            escaped = value.replace("\\", "\\\\").replace('"', '\\"').replace("%", "%%")
+            quoted = '"' + key + "=" + escaped + '"'
             conditions.append(f"ConditionOSRelease={quoted}")
     if not conditions:
         return True

@@ -115,7 +115,7 @@ def test_systemd_analyze_verify_prints_nothing(tmp_path: Path) -> None:
 
 
 def test_argv_env_and_yaml_exports() -> None:
-    """argv is shell-quoted; env is one NAME=value per line; yaml reproduces the winner."""
+    """argv is shell-quoted; env is one NAME=value per line, quoted as systemd reads it; yaml reproduces the winner."""
     ctx = _ctx("/usr/bin/python3", {"model-path": "/m x", "tp": 8, "trust-remote-code": True}, {"A": "1 2"})
     argv_line = render("argv", ctx).strip()
     assert shlex.split(argv_line) == [
@@ -129,7 +129,7 @@ def test_argv_env_and_yaml_exports() -> None:
         "8",
         "--trust-remote-code",
     ]
-    assert render("env", ctx) == "A=1 2\n"
+    assert render("env", ctx) == "A='1 2'\n"  # systemd's EnvironmentFile= quoting
     again = parse_base(render("yaml", ctx), source="exported.yaml")
     assert again.base == ctx.candidate
 
@@ -168,7 +168,27 @@ def test_env_export_names_the_secrets_it_leaves_out() -> None:
     assert parse_environment_file(text) == {"A": "b"}
 
 
-@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "1.0", "1e3", "0x10", "010", "1_000", "1:30", "yes", "null", "~", "2001-12-14", ".5", "8", "-1"])
+@pytest.mark.parametrize(
+    "value",
+    [
+        "nan",
+        "inf",
+        "1.0",
+        "1e3",
+        "0x10",
+        "010",
+        "1_000",
+        "1:30",
+        "yes",
+        "null",
+        "~",
+        "2001-12-14",
+        ".5",
+        "8",
+        "-1",
+        "-1.5e3",
+    ],
+)
 def test_yaml_export_reads_back_as_the_same_candidate(value: str) -> None:
     """Every value the config accepts comes back from --format yaml with the same key."""
     ctx = _from_yaml({"model-path": "/m", "x": value, "y": [value, "2"]}, {"E": value})
@@ -184,10 +204,11 @@ def test_secret_flags_stay_out_of_every_export() -> None:
     assert "sk-Export1" not in unit and "hf_Export2" not in unit
     exec_start = next(line for line in unit.split("\n") if line.startswith("ExecStart="))
     words = systemd_split(exec_start.removeprefix("ExecStart="))
-    assert words[-2:] == ["--config", "/etc/autofix/sglang.secrets.yaml"] and "--api-key" not in words
-    assert "# /etc/autofix/sglang.secrets.yaml" in unit and "api-key" in unit
+    path = f"/etc/autofix/{ctx.config.unit}.secrets.yaml"
+    assert words[-2:] == ["--config", path] and "--api-key" not in words
+    assert f"# {path}" in unit and "api-key: ..." in unit
     argv = render("argv", ctx)
-    assert "sk-Export1" not in argv and "--config /etc/autofix/sglang.secrets.yaml" in argv
+    assert "sk-Export1" not in argv and f"--config {path}" in argv
     exported = render("yaml", ctx)
     assert "sk-Export1" not in exported and "hf_Export2" not in exported
 

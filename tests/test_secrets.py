@@ -210,7 +210,11 @@ def test_process_manager_keeps_secrets_out_of_ps_and_leaves_no_file(tmp_path: Pa
     )
     target = _sleeper(tmp_path)
     target = Target(
-        target.kind, target.python, target.module, env=(*target.env, ("OUT", str(tmp_path / "seen"))), secrets=config.secrets
+        target.kind,
+        target.python,
+        target.module,
+        env=(*target.env, ("OUT", str(tmp_path / "seen"))),
+        secrets=config.secrets,
     )
     manager = ProcessManager(LocalHost(workdir=str(tmp_path / "work")), sys.executable)
     handle = manager.start("autofix-9-1-abc", config.base, target, None)
@@ -218,7 +222,7 @@ def test_process_manager_keeps_secrets_out_of_ps_and_leaves_no_file(tmp_path: Pa
     while not (tmp_path / "seen").exists() and time.time() < deadline:
         time.sleep(0.05)
     assert not _cmdlines_holding("sk-PsFlag1") and not _cmdlines_holding("hf_PsEnv2")
-    argv, token = eval((tmp_path / "seen").read_text())  # noqa: S307 - our own repr
+    argv, token = eval((tmp_path / "seen").read_text())
     assert token == "hf_PsEnv2" and "--api-key" not in argv and argv[-2] == "--config"
     secret_file = Path(argv[-1])
     assert oct(secret_file.stat().st_mode & 0o777) == "0o600"
@@ -228,7 +232,9 @@ def test_process_manager_keeps_secrets_out_of_ps_and_leaves_no_file(tmp_path: Pa
         time.sleep(0.1)
     left = [p.name for p in Path(handle.directory).iterdir()]
     assert "env.json" not in left and secret_file.name not in left, left
-    assert not any(b"sk-PsFlag1" in p.read_bytes() or b"hf_PsEnv2" in p.read_bytes() for p in Path(handle.directory).iterdir())
+    assert not any(
+        b"sk-PsFlag1" in p.read_bytes() or b"hf_PsEnv2" in p.read_bytes() for p in Path(handle.directory).iterdir()
+    )
 
 
 def test_stopping_a_candidate_removes_its_secret_files(tmp_path: Path) -> None:

@@ -71,8 +71,10 @@ def test_transient_unit_command_is_exact_and_needs_no_quoting(tmp_path: Path) ->
         {"NCCL_PROTO": "LL", "HF_TOKEN": "hf_Unit1 with 'quotes' and \\"},
     )
     handle = manager.start("autofix-1-1-abc", candidate, target, None)
-    env_file = f"{tmp_path}/services/autofix-1-1-abc.env"
-    assert host.commands[0] == [
+    env_file = f"{tmp_path}/services/autofix-1-1-abc/env"
+    assert oct(os.stat(Path(env_file).parent).st_mode & 0o777) == "0o700"
+    run = next(c for c in host.commands if c[0] == "systemd-run")
+    assert run == [
         "systemd-run",
         "--unit=autofix-1-1-abc",
         "--property=Restart=no",
@@ -90,7 +92,7 @@ def test_transient_unit_command_is_exact_and_needs_no_quoting(tmp_path: Path) ->
     ]
     assert oct(os.stat(env_file).st_mode & 0o777) == "0o600"
     assert parse_environment_file(Path(env_file).read_text()) == candidate.env_dict()
-    assert host.commands[1] == [
+    assert host.commands[host.commands.index(run) + 1] == [
         "systemctl",
         "show",
         "-p",
@@ -113,7 +115,7 @@ def test_secret_flags_reach_the_unit_through_a_config_file(tmp_path: Path) -> No
     manager = SystemdManager(host, "python3")
     target = Target("sglang", "python3", "sglang.launch_server", secrets=config.secrets)
     handle = manager.start("autofix-1-2-abc", config.base, target, None)
-    run = host.commands[0]
+    run = next(c for c in host.commands if "systemd-run" in c)
     assert run[:3] == ["sudo", "-n", "systemd-run"] and not any("sk-Unit2" in a for a in run)
     secret_file = run[-1]
     assert run[-2] == "--config" and secret_file.endswith(".yaml") and "--api-key" not in run
@@ -144,7 +146,7 @@ def test_sudo_when_the_user_is_not_root(tmp_path: Path) -> None:
     """A non-root SSH user gets sudo -n (never a password prompt)."""
     host = RecordingHost(str(tmp_path), user="ubuntu")
     SystemdManager(host, "python3").start("u", Candidate.build({"m": 1}), Target("sglang", "python3", "m"), None)
-    assert host.commands[0][:3] == ["sudo", "-n", "systemd-run"]
+    assert next(c for c in host.commands if "systemd-run" in c)[:3] == ["sudo", "-n", "systemd-run"]
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,10 @@ processes of the group are killed as systemd's KillMode=control-group would.
     supervise.py status DIR             prints {"state": "running|exited|gone", ...}
     supervise.py stop DIR [GRACE]       SIGTERM the group, SIGKILL after GRACE s
 
-Files in DIR: log, pid, supervisor.pid, exit.json.
+Files in DIR: log, pid, supervisor.pid, exit.json. The env (secrets among it) is read
+from env.json and the file removed at once; secret-args.yaml (the secret flags, SGLang's
+--config file, read by the server when it starts) is removed when the candidate ends or
+is stopped: nothing secret stays in DIR after the attempt.
 """
 
 from __future__ import annotations
@@ -52,9 +55,25 @@ def _alive(pid: int | None) -> bool:
     return True
 
 
+SECRET_FILES = ("env.json", "secret-args.yaml")
+
+
+def _forget_secrets(directory: str) -> None:
+    for name in SECRET_FILES:
+        try:
+            os.unlink(os.path.join(directory, name))
+        except OSError:
+            pass
+
+
 def start(directory: str, argv: list[str]) -> int:
-    with open(os.path.join(directory, "env.json")) as fh:
+    env_path = os.path.join(directory, "env.json")
+    with open(env_path) as fh:
         spec = json.load(fh)
+    try:
+        os.unlink(env_path)  # read once: the secrets in it are in memory from here on
+    except OSError:
+        pass
     for stale in ("exit.json", "pid", "supervisor.pid"):
         try:
             os.unlink(os.path.join(directory, stale))
@@ -140,6 +159,7 @@ def start(directory: str, argv: list[str]) -> int:
     sig = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
     if sig is not None:
         _log_signal_death(log_path, os.path.basename(directory), sig, os.WCOREDUMP(status))
+    _forget_secrets(directory)
     _write(
         os.path.join(directory, "exit.json"),
         json.dumps({"code": code, "signal": sig, "at": time.time(), "pid": child}),
@@ -220,6 +240,7 @@ def stop(directory: str, grace: float) -> dict[str, Any]:
             os.killpg(pid, signal.SIGKILL)
         except OSError:
             pass
+    _forget_secrets(directory)
     return status(directory)
 
 
