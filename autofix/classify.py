@@ -27,8 +27,11 @@ _SIGNAL_STRENGTH = (
     "argparse_error",
     "oom",
     "nccl_error",
-    "nccl_warn",
     "cuda_error",
+    # A watchdog reports that something hung; a CUDA or NCCL error above says what.
+    "nccl_timeout",
+    "sglang_watchdog",
+    "nccl_warn",
     "bind_error",
     "segfault",
     "killed",
@@ -270,6 +273,7 @@ def render_evidence(journal: Journal, subject: Subject) -> str:
     else:
         signals = [s.line for s in journal.signals][:12]
         parts.extend(signals or list(journal.tail)[-15:])
+    parts.extend(journal.notes)
     text = "\n".join(parts)
     if len(text) > _EVIDENCE_LIMIT:
         text = "…\n" + text[-_EVIDENCE_LIMIT:]

@@ -38,7 +38,7 @@ from .config import BaseConfig, load_base, parse_base, parse_duration
 from .errors import AutofixError, ConfigError, InputError
 from .export import FORMATS, ExportContext, render
 from .hosts.base import Host
-from .model import Attempt, AttemptState, Gate, Move, Run, RunStatus, diff
+from .model import Attempt, AttemptState, Gate, Run, RunStatus, diff
 from .secrets import kept_out
 from .services import ServiceManager
 from .store import Store, default_url, open_store
@@ -164,6 +164,11 @@ def _host_and_target(host_opt: str | None, target_opt: str | None, config: BaseC
     default=0,
     help="After the first pass, launch up to N speculative variants.",
 )
+@click.option(
+    "--no-cache",
+    is_flag=True,
+    help="Run every candidate again, even one this host already judged under the same gates.",
+)
 @handles_errors
 def search(
     base_paths: tuple[str, ...],
@@ -178,9 +183,10 @@ def search(
     accept_new_host_key: bool,
     resume_run: int | None,
     explore: int,
+    no_cache: bool,
 ) -> None:
     """Search for a config that passes every gate, starting from --base."""
-    from .run import Runner, SearchOptions
+    from .run import Runner, SearchOptions, require_cwd
 
     # Every base is read and checked before anything runs: nothing half-done on bad input.
     configs = [load_base(path) for path in base_paths]
@@ -198,6 +204,7 @@ def search(
             accept_new_host_key=accept_new_host_key,
             resume_run=resume_run,
             explore=explore,
+            no_cache=no_cache,
         )
     config = configs[0]
     gates = _parse_gates(gates_opt, config)
@@ -213,6 +220,8 @@ def search(
             _host_and_target(spec, target_opt, config)
         host_spec, target_kind = _host_and_target(specs[0], target_opt, config)
     workers = [_worker(spec, i, target_kind, config, accept_new_host_key, sim_load_s) for i, spec in enumerate(specs)]
+    for worker_host, *_ in workers:
+        require_cwd(worker_host, config)
     store = open_store(db_url)
     if resume_run is not None:
         previous = store.run(resume_run)
@@ -241,6 +250,7 @@ def search(
         events=view.on_event,
         services=services,
         resume_run=resume_run,
+        use_cache=not no_cache,
     )
     for other_host, other_target, other_services, other_label in workers[1:]:
         runner.add_worker(
@@ -252,6 +262,7 @@ def search(
                 target=other_target,
                 catalog=catalog,
                 services=other_services,
+                use_cache=not no_cache,
             )
         )
     try:
@@ -266,7 +277,7 @@ def search(
         view.close()
         for worker_host, *_ in workers:
             worker_host.close()
-    view.summary(result.run, result.attempts, result.launches, result.winner)
+    view.summary(result)
     if as_json:
         click.echo(json.dumps(result.to_json()))
     sys.exit(result.run.status.exit_code)
@@ -306,7 +317,7 @@ def _open_host(spec: str, index: int, accept_new: bool) -> Host:
         # Several sim hosts on one machine: each its own work dir (and lock) and ports.
         workdir = os.path.join(tempfile.gettempdir(), f"autofix-{os.getuid()}", f"{spec}{index}") if index else None
         return LocalHost(workdir=workdir, name=spec)
-    return SshHost(spec, accept_new_host_key=accept_new)
+    return SshHost(spec, accept_new_host_key=accept_new, on_retry=lambda text: err.print(f"[dim]{escape(text)}[/]"))
 
 
 def _target_on(
@@ -317,11 +328,9 @@ def _target_on(
     from .targets import make_target
 
     if spec in ("sim", "local"):
-        target = make_target(kind, config, sim_load_s=sim_load_s)
-        if index and target.simulated:
-            target = replace(target, port_offset=100 * index)
+        target = make_target(kind, config, sim_load_s=sim_load_s, index=index)
     else:
-        target = make_target(kind, config, sim_load_s=sim_load_s, remote=host)
+        target = make_target(kind, config, sim_load_s=sim_load_s, remote=host, index=index)
     services: ServiceManager
     if target.simulated or config.service.manager == "process" or spec == "local":
         # The sim host and this machine have no systemd as PID 1: the process manager.
@@ -347,11 +356,12 @@ def _search_fleet(
     accept_new_host_key: bool,
     resume_run: int | None,
     explore: int,
+    no_cache: bool,
 ) -> NoReturn:
     """Several bases: one search each, spread over the hosts (autofix/fleet.py)."""
     from .fleet import Fleet
     from .preflight import ProbePool
-    from .run import Runner, SearchOptions
+    from .run import Runner, SearchOptions, require_cwd
 
     if resume_run is not None:
         raise InputError("--resume continues one run: give a single --base")
@@ -376,8 +386,11 @@ def _search_fleet(
         plans.append((config, gates, max_time))
     catalog = load_catalog()
     sim_load_s = _env_float("AUTOFIX_SIM_LOAD_S")
-    store = open_store(db_url)
     hosts = [(i, spec, _open_host(spec, i, accept_new_host_key)) for i, spec in enumerate(specs)]
+    for _, _, host in hosts:
+        for config in configs:
+            require_cwd(host, config)
+    store = open_store(db_url)
     probes = ProbePool()  # one warm probe per host and target, for the searches it runs
     view = FleetView([c.name for c in configs])
 
@@ -404,6 +417,7 @@ def _search_fleet(
             events=view.sink(index),
             services=services,
             preflight=probe,
+            use_cache=not no_cache,
         )
 
     _interrupt_on_signals()
@@ -462,6 +476,8 @@ class FleetView:
                 row.update(r.result.to_json())
                 line = f"{r.result.run.status.value} run {r.result.run.id}, {r.result.attempts} attempt(s), "
                 line += f"{r.result.launches} launch(es)"
+                if r.result.winner is not None:
+                    line += "; gave up: " + ("; ".join(r.result.gave_up) or "nothing")
             elif r.error is not None:
                 row.update(status="error", error=str(r.error))
                 line = f"error: {r.error}"
@@ -474,15 +490,38 @@ class FleetView:
 
 
 def _interrupt_on_signals() -> None:
-    """Ctrl-C and SIGTERM (systemd, CI, kill) both stop the search cleanly: the running
-    candidate is stopped and recorded as interrupted. SIGINT is re-armed because a
-    shell starts background jobs with it ignored."""
+    """Ctrl-C, SIGTERM (systemd, CI, kill) and SIGHUP (a closed terminal, a dropped SSH
+    session to the controller) all stop the search cleanly: the running candidate is
+    stopped and recorded as interrupted. SIGINT is re-armed because a shell starts
+    background jobs with it ignored."""
 
     def stop(signum: int, _frame: object) -> None:
         raise KeyboardInterrupt(f"signal {signum}")
 
+    def hang_up(signum: int, _frame: object) -> None:
+        # The terminal is gone: writing to it would fail (EIO) in the middle of the
+        # clean-up, so what is left to say goes nowhere instead.
+        _detach_from_terminal()
+        raise KeyboardInterrupt(f"signal {signum}")
+
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGHUP, hang_up)
+
+
+def _detach_from_terminal() -> None:
+    """Point the standard streams that are a terminal at /dev/null (a character device:
+    a terminal that hung up may no longer answer isatty)."""
+    import stat
+
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        try:
+            if stat.S_ISCHR(os.fstat(fd).st_mode):
+                os.dup2(null, fd)
+        except OSError:
+            continue
+    os.close(null)
 
 
 def _env_float(name: str) -> float | None:
@@ -550,12 +589,19 @@ class SearchView:
             self.status.stop()
             self.status = None
 
-    def summary(self, run: Run, attempts: int, launches: int, winner: Attempt | None) -> None:
+    def summary(self, result: Any) -> None:
+        run, attempts, launches, winner = result.run, result.attempts, result.launches, result.winner
         if winner is not None:
             err.print(
                 f"[bold green]PASSED[/] run {run.id}: attempt #{winner.seq} (id {winner.id}) passed every gate after "
                 f"{attempts} attempt(s), {launches} GPU launch(es)."
             )
+            for text in result.gave_up:
+                err.print(f"   gave up: {escape(text)}")
+            for text in result.added:
+                err.print(f"   added:   {escape(text)}")
+            if not result.gave_up:
+                err.print("   gave up: nothing the base asked for")
             err.print(f"   export it: autofix export {run.id} -o {self.config.unit}.service")
         else:
             err.print(
@@ -594,6 +640,7 @@ def _attempt_json(a: Attempt, by_id: dict[int, Attempt] | None = None) -> dict[s
         ],
         "launched": a.launched,
         "cached_from": a.cached_from,
+        "plan": [gate.value for gate in a.plan.gates] if a.plan else None,
         "seconds": round(a.seconds, 3) if a.seconds is not None else None,
         "exception": a.failure.exception if a.failure else None,
         "message": a.failure.message if a.failure else None,
@@ -709,7 +756,10 @@ def _status_markup(status: RunStatus) -> str:
 
 def _attempt_state(a: Attempt) -> str:
     shown = _state_markup(a.state)
-    return f"{shown} [dim](cached #{a.cached_from})[/]" if a.cached_from else shown
+    if not a.cached_from:
+        return shown
+    covered = ",".join(v.gate.value for v in a.verdicts) or "no gate"
+    return f"{shown} [dim](cached #{a.cached_from}: {covered})[/]"
 
 
 def _state_markup(state: AttemptState) -> str:
@@ -845,7 +895,7 @@ def export(run_id: int, fmt: str, output: str | None, db_url: str | None) -> Non
         raise InputError(f"run {run_id}: has no winner to export (status {run.status.value})")
     winner = store.attempt(run.winner_id)
     config = parse_base(run.base_text, source=run.base_path)
-    moves = _path_moves(store, winner)
+    moves = store.path_moves(winner)
     ctx = ExportContext(
         config=config,
         candidate=winner.candidate,
@@ -860,18 +910,6 @@ def export(run_id: int, fmt: str, output: str | None, db_url: str | None) -> Non
         err.print(f"wrote {escape(output)} ({fmt}, run {run.id}, attempt {winner.id})")
     else:
         click.echo(text, nl=False)
-
-
-def _path_moves(store: Store, attempt: Attempt) -> list[Move]:
-    moves: list[Move] = []
-    node: Attempt | None = attempt
-    seen: set[int] = set()
-    while node is not None and node.id not in seen:
-        seen.add(node.id)
-        if node.move is not None:
-            moves.append(node.move)
-        node = store.attempt(node.parent_id) if node.parent_id else None
-    return list(reversed(moves))
 
 
 # --- graph -----------------------------------------------------------------------------------
@@ -927,8 +965,14 @@ def _dot_to_svg(dot: str) -> str:
     help="The gate the failure happened at (some classes only match at one).",
 )
 @click.option("--json", "as_json", is_flag=True)
+@click.option(
+    "--python",
+    "python_path",
+    help="An SGLang install's python: the failing frame's file is read from its site-packages, "
+    "so the moves match what a search on that host would propose.",
+)
 @handles_errors
-def classify_cmd(source: str, gate: str, as_json: bool) -> None:
+def classify_cmd(source: str, gate: str, as_json: bool, python_path: str | None) -> None:
     """Classify journal text offline (a file, or - for stdin) and suggest moves."""
     from .repair import offline_moves
 
@@ -948,7 +992,8 @@ def classify_cmd(source: str, gate: str, as_json: bool) -> None:
         except OSError as exc:
             raise InputError(f"{source}: cannot read: {exc.strerror}") from None
     diagnosis = classify(journal, catalog, Gate(gate))
-    moves = offline_moves(diagnosis, catalog)
+    frame_source = _installed_source(python_path, diagnosis.failure.frame) if python_path else None
+    moves = offline_moves(diagnosis, catalog, frame_source)
     f = diagnosis.failure
     if as_json:
         frame = f.frame.to_json() if f.frame else None
@@ -974,6 +1019,30 @@ def classify_cmd(source: str, gate: str, as_json: bool) -> None:
         out.print("[bold]moves, best first:[/]")
         for m in moves:
             out.print(f"  {escape(m.label())}" + (" [dim](inferred)[/]" if m.inferred else ""))
+
+
+def _installed_source(python: str, frame: Any) -> str | None:
+    """The failing frame's file as installed for ``python`` (matched under site-packages)."""
+    import subprocess
+
+    if frame is None:
+        return None
+    try:
+        done = subprocess.run(
+            [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+            capture_output=True, text=True, timeout=60, check=False,
+        )  # fmt: skip
+    except OSError as exc:
+        raise InputError(f"--python {python}: cannot run: {exc.strerror}") from None
+    if done.returncode != 0 or not done.stdout.strip():
+        raise InputError(f"--python {python}: not a Python interpreter")
+    path = str(frame.file).replace("\\", "/")
+    marker = "site-packages/"
+    rel = path[path.rfind(marker) + len(marker) :] if marker in path else path[path.find("sglang/") :]
+    try:
+        return (Path(done.stdout.strip()) / rel).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
 
 
 DEFAULT_CAPTURES = Path("tests/data/journals/expected.yaml")

@@ -2,7 +2,7 @@
 
 Pure: :func:`parse_base` takes the text and the name to blame in errors; only
 :func:`load_base` reads a file. Every key has a default except ``launch.args``; unknown
-keys, wrong types, flag names outside ``[a-z0-9-]+`` and values that could not reach a
+keys, wrong types, flag names that could not reach argv as the user's words and values that could not reach a
 process as one argument are refused with one line naming the file and the key path.
 So is YAML that would break the loader itself: more than 1 MB, nesting deeper than 64
 levels, an integer past Python's 4,300-digit limit, a lone surrogate (``"\ud800"``) or a
@@ -31,6 +31,11 @@ from .model import REDACTED, Candidate
 from .secrets import Secrets, known_secret_flags, known_untexted_flags, secret_env_name, secret_flag_name
 
 FLAG_NAME = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+# A flag as the user's command spelled it (``reasoning_parser``, ``---page-size``,
+# ``Trust-Remote-Code``, ``a--b``, a split ``- -flag``): the repair maps it to what the
+# target's parser knows. One or two words of letters, digits, ``_ . -``; nothing a shell,
+# a unit file or argv would read otherwise (no '=', quotes, control characters).
+FLAG_SPELLING = re.compile(r"^-*[A-Za-z0-9_][A-Za-z0-9_.-]*$|^-+ -+[A-Za-z0-9_][A-Za-z0-9_.-]*$")
 ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 UNIT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9:_.@-]*$")
 MODULE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
@@ -446,10 +451,11 @@ def _check_args(value: object, source: str) -> dict[str, object]:
         raise ConfigError(source, "launch.args", "must be a mapping of flag: value (flags without '--')")
     for flag, v in value.items():
         path = f"launch.args.{flag}"
-        if not isinstance(flag, str) or not FLAG_NAME.match(flag):
-            shown = str(flag)
-            hint = " (write flags without the leading '--')" if shown.startswith("-") else ""
-            raise ConfigError(source, path, f"flag names are lowercase letters, digits and dashes ([a-z0-9-]+){hint}")
+        if not isinstance(flag, str) or not FLAG_SPELLING.match(flag):
+            hint = " (write 'flag: value', not 'flag=value')" if "=" in str(flag) else ""
+            raise ConfigError(
+                source, path, f"flag names are letters, digits, '_', '.' and '-' (one word, no spaces){hint}"
+            )
         if isinstance(v, list):
             if not v:
                 _fail(source, path, "an empty list: write null or false to leave the flag out")
@@ -461,7 +467,16 @@ def _check_args(value: object, source: str) -> dict[str, object]:
             _fail(source, path, "must be a value, true/false, or a list")
         else:
             _check_scalar_arg(v, source, path)
+    if value.get("port") is not None and value["port"] is not False:
+        _check_port(value["port"], source, "launch.args.port")
     return dict(value)
+
+
+def _check_port(value: object, source: str, path: str) -> None:
+    """autofix itself talks to the server on this port: it must be one."""
+    text = str(value).strip()
+    if isinstance(value, bool) or not text.isdigit() or not 1 <= int(text) <= 65535:
+        _fail(source, path, f"must be a TCP port number (1-65535), got {value!r}")
 
 
 def _check_env(value: object, source: str) -> dict[str, object]:
@@ -565,6 +580,9 @@ def _module(value: object, source: str, path: str) -> None:
 
 def _path(value: object, source: str, path: str) -> None:
     _text_value(value, source, path)
+    if not str(value).startswith("/"):
+        # On the host, relative to what? systemd's WorkingDirectory= takes absolute paths only.
+        _fail(source, path, f"must be an absolute path on the host, got {value!r}")
 
 
 _CHECKS: dict[str, Any] = {

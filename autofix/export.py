@@ -286,6 +286,7 @@ _STATE_COLOURS = {
     "timeout": "orange",
     "interrupted": "khaki",
     "host_lost": "lightgrey",
+    "blocked": "lightgrey",
     "running": "lightyellow",
 }
 
@@ -367,7 +368,7 @@ h1 {{ font-size: 1.3em; }} .meta {{ color: #555; }}
 table {{ border-collapse: collapse; margin-top: 1em; }}
 td, th {{ border: 1px solid #ccc; padding: 3px 8px; font-size: 0.9em; }}
 tr.passed {{ background: #e6f7e6; }} tr.failed {{ background: #fbeaea; }}
-tr.interrupted, tr.host_lost {{ background: #f6f3dc; }}
+tr.interrupted, tr.host_lost, tr.blocked {{ background: #f6f3dc; }}
 </style></head>
 <body>
 <h1>autofix run {run.id}: {html.escape(run.name)}</h1>

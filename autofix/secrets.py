@@ -227,6 +227,29 @@ def known_secret_flags() -> frozenset[str]:
     return frozenset(flags)
 
 
+def secret_flags_from_parser(facts: Mapping[str, Any]) -> frozenset[str]:
+    """The flags a host's parser documents as secrets, from the facts its probe reports
+    (``{"flags": {name: {kind, type, choices, help}}, "aliases": {...}}``), with their
+    other spellings."""
+    raw = facts.get("flags")
+    if not isinstance(raw, Mapping):
+        return frozenset()
+    found = set()
+    for name, info in raw.items():
+        if not isinstance(info, Mapping) or info.get("kind") != "value":
+            continue
+        if (
+            info.get("type") in (None, "str")
+            and not info.get("choices")
+            and documents_a_secret(str(info.get("help") or ""))
+        ):
+            found.add(str(name))
+    aliases = facts.get("aliases")
+    if isinstance(aliases, Mapping):
+        found |= {str(k) for k, v in aliases.items() if v in found}
+    return frozenset(found)
+
+
 def secret_flags_from_help(actions: Iterable[Mapping[str, Any]]) -> frozenset[str]:
     """The flags a parser documents as secrets, from its actions (option strings, type,
     choices, nargs, help), as a probe on the host reports them."""

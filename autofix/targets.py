@@ -7,17 +7,27 @@ against it. Everything else (args, env, gates) is the same.
 
 from __future__ import annotations
 
+import fcntl
+import os
 import sys
+import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from .config import BaseConfig
-from .errors import InputError
+from .errors import HostError, InputError
 from .hosts.base import Host
 from .model import Candidate
 from .secrets import Secrets
 
 TARGETS = ("sglang", "sim")
+
+# Simulated hosts on this machine share its ports: each takes a block of its own, the
+# lowest free one (the first sim on the machine keeps the base's own ports).
+SIM_PORT_BLOCK = 100
+SIM_PORT_BLOCKS = 64
+_claimed_blocks: dict[int, int] = {}  # sim host index in this process -> its port offset
 
 
 @dataclass(frozen=True)
@@ -72,22 +82,68 @@ class Target:
         return dict(self.env)
 
 
+def sim_port_offset(index: int = 0) -> int:
+    """The port offset of this process's simulated host ``index``: a block no other sim
+    host on this machine holds (any user, any TMPDIR), held until this process ends.
+    ``AUTOFIX_SIM_PORT_OFFSET`` fixes it instead (plus ``index`` blocks)."""
+    fixed = os.environ.get("AUTOFIX_SIM_PORT_OFFSET")
+    if fixed is not None:
+        if not fixed.isdigit() or int(fixed) > 60000:
+            raise InputError(f"AUTOFIX_SIM_PORT_OFFSET={fixed!r}: must be a number of ports (0-60000)")
+        return int(fixed) + SIM_PORT_BLOCK * index
+    if index not in _claimed_blocks:
+        _claimed_blocks[index] = _claim_block()
+    return _claimed_blocks[index]
+
+
+def _claim_block() -> int:
+    base = Path("/tmp") if os.access("/tmp", os.W_OK) else Path(tempfile.gettempdir())
+    folder = base / "autofix-sim-ports"
+    try:
+        folder.mkdir(mode=0o1777, exist_ok=True)
+        for n in range(SIM_PORT_BLOCKS):
+            fd = os.open(folder / f"{n}.lock", os.O_RDWR | os.O_CREAT, 0o666)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(fd)
+                continue
+            return SIM_PORT_BLOCK * n  # the descriptor stays open: the block is ours
+    except OSError as exc:
+        raise HostError(f"cannot claim ports for the simulated host in {folder}: {exc}") from exc
+    raise HostError(f"all {SIM_PORT_BLOCKS} port blocks of simulated hosts on this machine are in use")
+
+
 def make_target(
-    kind: str, config: BaseConfig, *, sim_load_s: float | None = None, remote: Host | None = None
+    kind: str,
+    config: BaseConfig,
+    *,
+    sim_load_s: float | None = None,
+    remote: Host | None = None,
+    index: int = 0,
 ) -> Target:
     """The target on a host; for the sim on a remote host, the sim is copied there first
-    and runs with the host's python3."""
+    and runs with the host's python3. A local sim host takes ports of its own
+    (:func:`sim_port_offset`); several on a remote host, a block per ``index``."""
     if kind == "sim":
         from .sim import SITE_DIR, sim_env
 
         if remote is None:
+            env = tuple(sim_env(sim_load_s).items())
             return Target(
-                "sim", sys.executable, config.launch.module, tuple(sim_env(sim_load_s).items()), secrets=config.secrets
+                "sim",
+                sys.executable,
+                config.launch.module,
+                env,
+                port_offset=sim_port_offset(index),
+                secrets=config.secrets,
             )
-        from .preflight import install_tree
+        from .hosts.install import install_tree
 
         site = install_tree(remote, SITE_DIR, "sim-site")
-        env = sim_env(sim_load_s, base_pythonpath="")
-        env["PYTHONPATH"] = site
-        return Target("sim", "python3", config.launch.module, tuple(env.items()), secrets=config.secrets)
+        remote_env = sim_env(sim_load_s, base_pythonpath="")
+        remote_env["PYTHONPATH"] = site
+        return Target(
+            "sim", "python3", config.launch.module, tuple(remote_env.items()), SIM_PORT_BLOCK * index, config.secrets
+        )
     return Target("sglang", config.launch.python, config.launch.module, secrets=config.secrets)

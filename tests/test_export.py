@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import shlex
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -102,14 +101,13 @@ def test_unit_has_execstart_environment_and_no_secret() -> None:
     assert "Conflicts=sglang-k26.service" in unit
 
 
-@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze is not installed")
-def test_systemd_analyze_verify_prints_nothing(tmp_path: Path) -> None:
+def test_systemd_analyze_verify_prints_nothing(tmp_path: Path, systemd_analyze: str) -> None:
     """systemd-analyze verify is silent for a unit full of hostile values."""
     args: dict[str, object] = {"model-path": "/models/Kimi K2.6", "served-model-name": 'a;b $(x) `y` 100% "q"'}
     env: dict[str, object] = {"NCCL_PROTO": "LL", "WEIRD": "a b\"c'$d%e\\f"}
     path = tmp_path / "sglang-t.service"
     path.write_text(render("unit", _ctx(sys.executable, args, env)))
-    done = subprocess.run(["systemd-analyze", "verify", str(path)], capture_output=True, text=True, check=False)
+    done = subprocess.run([systemd_analyze, "verify", str(path)], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     assert (done.stdout, done.stderr) == ("", "")
 
@@ -148,14 +146,14 @@ def _from_yaml(args: dict[str, object], env: dict[str, object]) -> ExportContext
 def test_env_export_reads_back_under_systemds_rules() -> None:
     """Each of the 18 hostile values reads back from --format env exactly, by systemd's
     EnvironmentFile= rules (and by systemd's own parser where this machine can ask it)."""
-    from .systemd_rules import parse_environment_file, systemd_can_read, systemd_reads
+    from .systemd_rules import parse_environment_file, require_systemd_reader, systemd_reads
 
     env: dict[str, object] = {f"E{i}": v for i, v in enumerate(HOSTILE_ENV)}
     ctx = _from_yaml({"model-path": "/m"}, env)
     text = render("env", ctx)
     assert parse_environment_file(text) == env
-    if systemd_can_read() is None:
-        assert systemd_reads(text, {k: str(v) for k, v in env.items()})
+    require_systemd_reader()
+    assert systemd_reads(text, {k: str(v) for k, v in env.items()})
 
 
 def test_env_export_names_the_secrets_it_leaves_out() -> None:
@@ -213,8 +211,7 @@ def test_secret_flags_stay_out_of_every_export() -> None:
     assert "sk-Export1" not in exported and "hf_Export2" not in exported
 
 
-@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze is not installed")
-def test_unit_with_secrets_verifies(tmp_path: Path) -> None:
+def test_unit_with_secrets_verifies(tmp_path: Path, systemd_analyze: str) -> None:
     """The unit with secret flags and env still verifies silently."""
     ctx = _from_yaml({"model-path": "/m", "api-key": "sk-Export1"}, {"HF_TOKEN": "x", "A": "b c"})
     ctx = ExportContext(
@@ -227,5 +224,5 @@ def test_unit_with_secrets_verifies(tmp_path: Path) -> None:
     )
     path = tmp_path / "sglang.service"
     path.write_text(render("unit", ctx))
-    done = subprocess.run(["systemd-analyze", "verify", str(path)], capture_output=True, text=True, check=False)
+    done = subprocess.run([systemd_analyze, "verify", str(path)], capture_output=True, text=True, check=False)
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")

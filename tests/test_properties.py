@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import re
 import shlex
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -118,10 +117,9 @@ def test_gigantic_line_is_bounded(size: int) -> None:
     assert all(len(tb.message) <= 20_000 for tb in journal.tracebacks)
 
 
-@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze is not installed")
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(value=HOSTILE, env_value=HOSTILE)
-def test_units_of_hostile_values_verify_silently(value: str, env_value: str) -> None:
+def test_units_of_hostile_values_verify_silently(value: str, env_value: str, systemd_analyze: str) -> None:
     """Every accepted hostile value gives a unit that systemd itself finds clean, with
     ExecStart parsed back to the very argv (this machine's Python as the interpreter: the
     only thing systemd-analyze checks that this machine lacks is the GPU host's venv)."""
@@ -146,7 +144,7 @@ def test_units_of_hostile_values_verify_silently(value: str, env_value: str) -> 
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "sglang-prop.service"
         path.write_text(unit)
-        done = subprocess.run(["systemd-analyze", "verify", str(path)], capture_output=True, text=True, check=False)
+        done = subprocess.run([systemd_analyze, "verify", str(path)], capture_output=True, text=True, check=False)
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
 
 
@@ -403,17 +401,14 @@ def test_env_export_reads_back_under_systemds_rules(env: dict[str, object]) -> N
     assert parse_environment_file(text) == {k: v for k, v in base.env if not secret_env_name(k)}
 
 
-@pytest.mark.skipif(
-    __import__("tests.systemd_rules", fromlist=["x"]).systemd_can_read() is not None,
-    reason="systemd's own env-file parser cannot be asked here",
-)
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(values=st.lists(HOSTILE, min_size=1, max_size=5))
 def test_env_export_matches_systemds_own_parser(values: list[str]) -> None:
     """systemd itself (its os-release parser is the EnvironmentFile= parser) reads the
     values back: the rules above are checked against the real thing."""
-    from .systemd_rules import systemd_reads
+    from .systemd_rules import require_systemd_reader, systemd_reads
 
+    require_systemd_reader()
     config = _accepted({}, {f"E{i}": v for i, v in enumerate(values)})
     if config is None:
         return

@@ -284,3 +284,33 @@ def test_candidate_json_never_holds_a_secret() -> None:
     config = parse_base("launch:\n  args: {model-path: /m, admin-api-key: sk-Json1}\n")
     assert "sk-Json1" not in json.dumps(config.secrets.redact(config.base).to_json())
     assert Candidate.build({"a": 1}).key == config.secrets.redact(Candidate.build({"a": 1})).key
+
+
+def test_the_hosts_parser_names_its_secret_flags() -> None:
+    """The probe reports the help of every free-text flag of the installed parser; the
+    controller reads the secrets out of it (here the sim's parser, the real 0.5.23 one's
+    facts): what strategies knows, found again on the host, for any version."""
+    import subprocess
+
+    from autofix.secrets import secret_flags_from_parser
+    from autofix.sim import SITE_DIR
+
+    code = (
+        "import json, sys\n"
+        f"sys.path.insert(0, {str(ROOT / 'autofix' / 'probes')!r})\n"
+        "import preflight\n"
+        "from sglang.srt.server_args import ServerArgs\n"
+        "print(json.dumps(preflight._parser_facts(ServerArgs)))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        env={**os.environ, "PYTHONPATH": str(SITE_DIR)},
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    facts = json.loads(done.stdout.strip().splitlines()[-1])
+    assert secret_flags_from_parser(facts) == known_secret_flags()
+    invented = {"flags": {"hub-credential-string": {"kind": "value", "type": "str", "help": "The access token."}}}
+    assert secret_flags_from_parser(invented) == {"hub-credential-string"}

@@ -240,3 +240,90 @@ def test_conflicting_unit_is_restarted_after_an_interrupt(tmp_path: Path, shim: 
     names = [" ".join(c) for c in _commands(shim)]
     assert "systemctl stop sglang-k26.service" in names
     assert names.index("systemctl start sglang-k26.service") > names.index("systemctl stop sglang-k26.service")
+
+
+@pytest.mark.integration
+def test_secrets_reach_no_sink_of_a_whole_search_through_systemd(
+    tmp_path: Path, shim: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A search whose base holds an env secret, a secret flag and one only the host's parser
+    documents (watermark-config, left out of the facts given to the config): the database
+    file, the log lines, what the terminal shows, the exports, every command the systemd
+    stand-in received, every process table sampled while it ran and the files left on the
+    host hold none of them. The launch carried them in its two files instead."""
+    import threading
+    import time
+
+    from autofix import logs
+    from autofix.cli import SearchView
+    from autofix.export import ExportContext, render
+
+    secrets = ["hf_WholeRun1secret", "sk-WholeRun2secret", "wmWholeRun3secret"]
+    text = (ROOT / "examples" / "k26-eagle3.yaml").read_text()
+    text = text.replace("port: 30001", f"port: {30600 + os.getpid() % 300}").replace(
+        "  bench: {min_tokens_per_s: 26.3}     # optional: beat the autoregressive baseline\n", ""
+    )
+    text = text.replace("    NCCL_ALGO: Ring\n", f"    NCCL_ALGO: Ring\n    'HF_TOKEN': >-\n      {secrets[0]}\n")
+    text = text.replace(
+        "    port:", f'    api-key: "{secrets[1]}"\n    watermark-config: \'{{"key": "{secrets[2]}"}}\'\n    port:'
+    )
+    config = parse_base(text, source="whole.yaml", secret_flags=())  # watermark-config: the host tells
+    assert "watermark-config" not in config.secrets.flags
+    host = LocalHost(workdir=str(tmp_path / "work"))
+    logs.configure(json_lines=True, verbose=True)
+    view = SearchView(config, quiet=False)
+    runner = Runner(
+        config,
+        SearchOptions(
+            gates=(Gate.PREFLIGHT, Gate.START, Gate.READY, Gate.SMOKE), max_attempts=8, max_time=300, host_label="local"
+        ),
+        store=open_store(f"sqlite:///{tmp_path / 'runs.db'}"),
+        host=host,
+        target=make_target("sim", config, sim_load_s=0.5),
+        catalog=load_catalog(),
+        services=SystemdManager(host, sys.executable),
+        events=view.on_event,
+    )
+    seen_in_ps: list[str] = []
+    running = True
+
+    def sample() -> None:
+        while running:
+            for pid in filter(str.isdigit, os.listdir("/proc")):
+                try:
+                    cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
+                except OSError:
+                    continue
+                seen_in_ps.extend(s for s in secrets if s in cmdline)
+            time.sleep(0.02)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    try:
+        result = runner.run()
+    finally:
+        running = False
+        sampler.join()
+        view.close()
+    assert result.winner is not None and result.launches == 1
+    out = capsys.readouterr()
+    store = open_store(f"sqlite:///{tmp_path / 'runs.db'}")
+    run = store.run(result.run.id)
+    exported = parse_base(run.base_text, source="whole.yaml")
+    winner = store.attempt(result.winner.id)
+    ctx = ExportContext(exported, winner.candidate, run_id=run.id, attempt_id=winner.id)
+    exports = "".join(render(fmt, ctx) for fmt in ("unit", "argv", "env", "yaml"))
+    database = b"".join(p.read_bytes() for p in tmp_path.glob("runs.db*"))
+    left = b"".join(p.read_bytes() for p in (tmp_path / "work").rglob("*") if p.is_file())
+    left += b"".join(p.read_bytes() for p in Path(os.environ["SHIM_STATE"]).rglob("*") if p.is_file())
+    commands = shim.read_text()
+    for secret in secrets:
+        assert secret.encode() not in database, ("store", secret)
+        assert secret not in out.out + out.err, ("logs and terminal", secret)
+        assert secret not in exports, ("exports", secret)
+        assert secret not in commands, ("host commands", secret)
+        assert secret.encode() not in left, ("files left on the host", secret)
+    assert not seen_in_ps
+    launch = next(json.loads(line) for line in commands.splitlines() if json.loads(line)[0] == "systemd-run")
+    assert any(a.startswith("--property=EnvironmentFile=") for a in launch) and launch[-2] == "--config"
+    assert "watermark-config: ..." in render("unit", ctx)  # the host's parser made it a secret

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -14,11 +13,9 @@ from ..conftest import ROOT
 from .helpers import cli
 
 pytestmark = pytest.mark.integration
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
-@pytest.mark.skipif(CHROMIUM is None or shutil.which("dot") is None, reason="needs Debian's chromium and graphviz")
-def test_html_graph_is_drawn_in_headless_chromium(tmp_path: Path) -> None:
+def test_html_graph_is_drawn_in_headless_chromium(tmp_path: Path, chromium: str, graphviz_dot: str) -> None:
     """Chromium renders the page: the SVG has one node per candidate and the winner's path."""
     done = cli("search", "--base", str(ROOT / "examples" / "k26-eagle3.yaml"), "--host", "sim", "--json", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
@@ -27,7 +24,7 @@ def test_html_graph_is_drawn_in_headless_chromium(tmp_path: Path) -> None:
     assert cli("graph", str(run), "--format", "html", "-o", str(page), cwd=tmp_path).returncode == 0
     assert "<script" not in page.read_text() and "http" not in re.sub(r'xmlns(:xlink)?="[^"]*"', "", page.read_text())
     browser = [
-        CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync",
         f"--user-data-dir={tmp_path / 'profile'}",
     ]  # fmt: skip
