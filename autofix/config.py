@@ -443,7 +443,9 @@ def _check_scalar_arg(value: object, source: str, path: str) -> None:
     if problem := _unicode_problem(value):
         _fail(source, path, problem)
     if value.startswith("-") and not NUMBER.match(value):
-        _fail(source, path, f"value {value!r} starts with '-' and would be read as a flag")
+        flag = path.removeprefix("launch.args.").split("[")[0]
+        shown = "the value" if secret_flag_name(flag) or flag in known_secret_flags() else f"value {value!r}"
+        _fail(source, path, f"{shown} starts with '-' and would be read as a flag")
 
 
 def _check_args(value: object, source: str) -> dict[str, object]:

@@ -314,3 +314,12 @@ def test_the_hosts_parser_names_its_secret_flags() -> None:
     assert secret_flags_from_parser(facts) == known_secret_flags()
     invented = {"flags": {"hub-credential-string": {"kind": "value", "type": "str", "help": "The access token."}}}
     assert secret_flags_from_parser(invented) == {"hub-credential-string"}
+
+
+def test_an_error_about_a_secret_flag_does_not_echo_its_value() -> None:
+    """Refused before any secret is known, the one line still leaves the value out."""
+    from autofix.errors import ConfigError
+
+    with pytest.raises(ConfigError) as info:
+        parse_base("launch:\n  args: {model-path: /m, api-key: -sk-Echo1}\n", source="e.yaml")
+    assert "sk-Echo1" not in str(info.value) and "launch.args.api-key" in str(info.value)
