@@ -279,7 +279,7 @@ def search(
             worker_host.close()
     view.summary(result)
     if as_json:
-        click.echo(json.dumps(result.to_json()))
+        click.echo(json.dumps(kept_out().scrub_tree(result.to_json())))
     sys.exit(result.run.status.exit_code)
 
 
@@ -435,7 +435,7 @@ def _search_fleet(
             host.close()
     rows = view.summary(configs, results)
     if as_json:
-        click.echo(json.dumps({"runs": rows}))
+        click.echo(json.dumps(kept_out().scrub_tree({"runs": rows})))
     codes = [r.exit_code for r in results]
     sys.exit(next((c for c in codes if c == EXIT_INTERRUPTED), max(codes)))
 

@@ -53,7 +53,7 @@ from .preflight import Preflight, ProbeAnswer
 from .renames import base_warnings
 from .repair import apply, propose
 from .search import Child, Pick, Search
-from .secrets import keep_out, known_secret_flags, secret_flags_from_parser
+from .secrets import keep_out, kept_out, known_secret_flags, secret_flags_from_parser
 from .services import ProcessManager, ServiceHandle, ServiceManager
 from .store import Store
 from .targets import Target
@@ -771,7 +771,7 @@ class Runner:
         keeps them: secrets redacted)."""
         if winner is None:
             return RunResult(run, attempts, launches, None)
-        base = self.config.base.redacted()
+        base = kept_out().redact(self.config.base)  # every secret the run knows, flags included
         respelled = renames(self.store.path_moves(winner))
         return RunResult(
             run,

@@ -306,6 +306,8 @@ def test_secrets_reach_no_sink_of_a_whole_search_through_systemd(
         sampler.join()
         view.close()
     assert result.winner is not None and result.launches == 1
+    summary = json.dumps(result.to_json())  # what search --json prints
+    assert not [s for s in secrets if s in summary] and not [g for g in result.gave_up if "api-key" in g]
     out = capsys.readouterr()
     store = open_store(f"sqlite:///{tmp_path / 'runs.db'}")
     run = store.run(result.run.id)
