@@ -7,10 +7,16 @@ be reached; 130 interrupted (Ctrl-C, the Unix convention).
 
 from __future__ import annotations
 
-import json
-import os
 import signal
 import sys
+
+if __name__ == "__main__":  # python -m autofix.cli: a quiet Ctrl-C while the imports below run
+    from autofix.__main__ import _interrupted_while_starting
+
+    signal.signal(signal.SIGINT, _interrupted_while_starting)
+
+import json
+import os
 import tempfile
 import threading
 from collections.abc import Callable, Sequence
@@ -21,7 +27,7 @@ from typing import Any, NoReturn, TypeVar
 
 import click
 from rich.console import Console
-from rich.markup import escape
+from rich.markup import escape as _markup_escape
 from rich.status import Status
 from rich.table import Table
 
@@ -33,6 +39,7 @@ from .errors import AutofixError, ConfigError, InputError
 from .export import FORMATS, ExportContext, render
 from .hosts.base import Host
 from .model import Attempt, AttemptState, Gate, Run, RunStatus, diff
+from .secrets import kept_out
 from .services import ServiceManager
 from .store import Store, default_url, open_store
 from .targets import Target
@@ -44,6 +51,27 @@ F = TypeVar("F", bound=Callable[..., Any])
 # Piped output (scripts, CI logs) gets wide tables instead of rich's 80-column default.
 err = Console(stderr=True, highlight=False, soft_wrap=True, width=None if sys.stderr.isatty() else 200)
 out = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 200)
+
+
+# Characters a terminal acts on instead of showing: C0/C1 controls (ESC starts a sequence
+# that can retitle the window, move the cursor, rewrite what was printed), DEL, the bidi
+# overrides that reorder a line, and the Unicode line separators.
+_INVISIBLE = {chr(c) for c in (*range(0x00, 0x20), *range(0x7F, 0xA0))} - {"\n", "\t"}
+_INVISIBLE |= {"\u061c", "\u200e", "\u200f", "\u2028", "\u2029", *map(chr, range(0x202A, 0x202F))}
+_INVISIBLE |= {chr(c) for c in range(0x2066, 0x206A)}
+
+
+def visible(text: str) -> str:
+    """``text`` with what a terminal would act on shown as escapes (\\x1b, \\u202e)."""
+    if not any(ch in _INVISIBLE for ch in text):
+        return text
+    return "".join(ch.encode("unicode_escape").decode("ascii") if ch in _INVISIBLE else ch for ch in text)
+
+
+def escape(text: str) -> str:
+    """Text that comes from a server, a model, a log or the store, made fit to print: the
+    run's secrets scrubbed, control characters shown as escapes, rich markup inert."""
+    return _markup_escape(visible(kept_out().scrub(text)))
 
 
 def _fail(exc: AutofixError) -> None:
@@ -74,6 +102,8 @@ def handles_errors(fn: F) -> F:
 @click.version_option(package_name="autofix")
 def main(log_json: bool, verbose: bool) -> None:
     """autofix: find an SGLang launch config that passes every gate, and keep the record."""
+    # Started quietly (autofix/__main__.py); from here Ctrl-C is each command's to handle.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     logs.configure(json_lines=log_json, verbose=verbose)
 
 
@@ -264,7 +294,7 @@ def search(
             worker_host.close()
     view.summary(result)
     if as_json:
-        click.echo(json.dumps(result.to_json()))
+        click.echo(json.dumps(kept_out().scrub_tree(result.to_json())))
     sys.exit(result.run.status.exit_code)
 
 
@@ -420,7 +450,7 @@ def _search_fleet(
             host.close()
     rows = view.summary(configs, results)
     if as_json:
-        click.echo(json.dumps({"runs": rows}))
+        click.echo(json.dumps(kept_out().scrub_tree({"runs": rows})))
     codes = [r.exit_code for r in results]
     sys.exit(next((c for c in codes if c == EXIT_INTERRUPTED), max(codes)))
 
@@ -671,9 +701,9 @@ def history(run_id: int | None, db_url: str | None, as_json: bool) -> None:
         for r, row in zip(runs, rows, strict=True):
             table.add_row(
                 str(r.id),
-                r.name,
-                r.host,
-                r.target,
+                escape(r.name),
+                escape(r.host),
+                escape(r.target),
                 _status_markup(r.status),
                 str(row["attempts"]),
                 str(row["launches"]),
@@ -690,7 +720,7 @@ def history(run_id: int | None, db_url: str | None, as_json: bool) -> None:
             json.dumps({"run": _run_json(run, attempts), "attempts": [_attempt_json(a, by_id) for a in attempts]})
         )
         return
-    table = Table(title=f"run {run.id}: {run.name} on {run.host} ({run.target}) - {run.status.value}")
+    table = Table(title=escape(f"run {run.id}: {run.name} on {run.host} ({run.target}) - {run.status.value}"))
     rewrote = "vLLM rewrote" if run.target.startswith("vllm") else "SGLang rewrote"
     for col in ("#", "id", "parent", "move", "state", "class", "gates", rewrote, "seconds"):
         table.add_column(col, overflow="fold")
@@ -839,7 +869,9 @@ def _shown(value: object) -> str:
 
 
 def write_atomically(path: str, text: str) -> None:
-    """Write the whole file or nothing: a temp file in the same directory, then rename."""
+    """Write the whole file or nothing: a temp file in the same directory, then rename.
+    Ctrl-C at any moment leaves the old file (or none) and no temp file behind: the temp
+    file goes on any exception, and SIGINT waits while the rename happens."""
     target = Path(path)
     directory = target.parent if str(target.parent) else Path(".")
     try:
@@ -849,11 +881,20 @@ def write_atomically(path: str, text: str) -> None:
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
         os.chmod(tmp, 0o644)
-        os.replace(tmp, target)
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+        try:
+            os.replace(tmp, target)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
     except OSError as exc:
         Path(tmp).unlink(missing_ok=True)
         raise InputError(f"{path}: cannot write: {exc.strerror}") from None
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 @main.command()
@@ -959,7 +1000,13 @@ def classify_cmd(source: str, gate: str, target_opt: str | None, as_json: bool, 
     from .repair import offline_moves
 
     if source == "-":
-        journal = parse_stream(sys.stdin.buffer)
+        stdin = getattr(sys.stdin, "buffer", None)
+        if stdin is None:
+            raise InputError("-: standard input is closed: give a file, or pipe the journal in")
+        try:
+            journal = parse_stream(stdin)
+        except OSError as exc:
+            raise InputError(f"-: cannot read standard input: {exc.strerror}") from None
     else:
         try:
             with open(source, "rb") as fh:

@@ -4,13 +4,22 @@ Pure: :func:`parse_base` takes the text and the name to blame in errors; only
 :func:`load_base` reads a file. Every key has a default except ``launch.args``; unknown
 keys, wrong types, flag names that could not reach argv as the user's words and values that could not reach a
 process as one argument are refused with one line naming the file and the key path.
+So is YAML that would break the loader itself: more than 1 MB, nesting deeper than 64
+levels, an integer past Python's 4,300-digit limit, a lone surrogate (``"\ud800"``) or a
+Unicode noncharacter (systemd refuses a unit line that holds one). Merge keys (``<<:``)
+work, as operators use them for shared blocks.
+
+The config's secrets (autofix/secrets.py) are found on the parsed data, and
+:attr:`BaseConfig.stored_text` is the config written out again from that data with them
+replaced: the only text of it the store ever sees.
 """
 
 from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Mapping
+import sys
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
@@ -18,7 +27,8 @@ from typing import Any, NoReturn
 import yaml
 
 from .errors import ConfigError
-from .model import Candidate
+from .model import REDACTED, Candidate
+from .secrets import Secrets, known_secret_flags, known_untexted_flags, secret_env_name, secret_flag_name
 
 FLAG_NAME = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 # A flag as the user's command spelled it (``reasoning_parser``, ``---page-size``,
@@ -34,6 +44,9 @@ NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
 DURATION = re.compile(r"^\s*(?:(\d+(?:\.\d+)?)h)?\s*(?:(\d+(?:\.\d+)?)m)?\s*(?:(\d+(?:\.\d+)?)s?)?\s*$")
 
 MANAGERS = ("systemd", "process")
+MAX_BASE_BYTES = 1 << 20
+MAX_DEPTH = 64
+SECRET_ARGS_FLAG = "config"  # SGLang's --config FILE: how secret flags reach the server
 DEFAULT_PINNED = ("model-path", "tp", "tp-size", "speculative-algorithm", "speculative-draft-model-path")
 # The engines autofix drives; a base names one (``target:``) or its launch.module tells.
 FAMILIES = ("sglang", "vllm")
@@ -87,6 +100,7 @@ class SearchConfig:
     max_attempts: int = 12
     max_time: float = 7200.0
     pinned: tuple[str, ...] = DEFAULT_PINNED
+    secrets: tuple[str, ...] = ()  # the user's own secret env/flag names
 
 
 @dataclass(frozen=True)
@@ -99,8 +113,10 @@ class BaseConfig:
     gates: GatesConfig = field(default_factory=GatesConfig)
     search: SearchConfig = field(default_factory=SearchConfig)
     source: str = "<config>"
-    text: str = ""
+    text: str = ""  # as the user wrote it, secrets included: kept in memory only
     target: str = "sglang"  # the engine: sglang | vllm
+    secrets: Secrets = field(default_factory=Secrets)
+    stored_text: str = ""  # the config written again with its secrets redacted (what the store keeps)
 
     @property
     def unit(self) -> str:
@@ -122,7 +138,7 @@ _SCHEMA: dict[str, Any] = {
         "smoke": {"max_tokens": "count", "prompt": "text"},
         "bench": {"min_tokens_per_s": "number", "concurrency": "count", "max_tokens": "count"},
     },
-    "search": {"max_attempts": "count", "max_time": "duration", "pinned": "flag_list"},
+    "search": {"max_attempts": "count", "max_time": "duration", "pinned": "flag_list", "secrets": "name_list"},
 }
 
 
@@ -130,7 +146,12 @@ def load_base(path: str | Path) -> BaseConfig:
     """Read and validate a base config file."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        with open(p, "rb") as fh:
+            data = fh.read(MAX_BASE_BYTES + 1)  # never more: a base may be /dev/zero
+            if len(data) > MAX_BASE_BYTES:
+                size = max(fh.seek(0, 2), len(data))
+                raise ConfigError(str(path), "", _too_big(size))
+        text = data.decode("utf-8")
     except FileNotFoundError:
         raise ConfigError(str(path), "", "no such file") from None
     except (OSError, UnicodeDecodeError) as exc:
@@ -138,8 +159,21 @@ def load_base(path: str | Path) -> BaseConfig:
     return parse_base(text, source=str(path), default_name=p.stem)
 
 
-def parse_base(text: str, *, source: str = "<config>", default_name: str = "sglang") -> BaseConfig:
-    """Validate base-config YAML text; ``source`` is what errors name."""
+def _too_big(size: int) -> str:
+    return f"{size / (1 << 20):.1f} MB: a base config is at most 1 MB (is it the right file?)"
+
+
+def parse_base(
+    text: str,
+    *,
+    source: str = "<config>",
+    default_name: str = "sglang",
+    secret_flags: Collection[str] | None = None,
+) -> BaseConfig:
+    """Validate base-config YAML text; ``source`` is what errors name. ``secret_flags``:
+    the flags the target's parser documents as secrets (default: strategies' facts)."""
+    if len(text) > MAX_BASE_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_BASE_BYTES:
+        raise ConfigError(source, "", _too_big(len(text.encode("utf-8", "surrogatepass"))))
     data = _load_yaml(text, source)
     if not isinstance(data, Mapping):
         raise ConfigError(source, "", "the top level must be a mapping of keys (name, host, launch …)")
@@ -160,9 +194,13 @@ def parse_base(text: str, *, source: str = "<config>", default_name: str = "sgla
     manager = _opt(service, "manager", source, "service", "systemd")
     family = _family(data.get("target"), launch.get("module"), source)
     default_pinned = VLLM_PINNED if family == "vllm" else DEFAULT_PINNED
+    base = Candidate.build(args, env)
+    own = tuple(_opt(search, "secrets", source, "search", []))
+    secrets = _find_secrets(base, own, known_secret_flags() if secret_flags is None else secret_flags)
+    _check_secret_args(base, secrets, source)
     return BaseConfig(
         name=name,
-        base=Candidate.build(args, env),
+        base=base,
         host=_opt(data, "host", source, "", "local"),
         service=ServiceConfig(
             manager=manager,
@@ -188,10 +226,13 @@ def parse_base(text: str, *, source: str = "<config>", default_name: str = "sgla
             max_attempts=_opt(search, "max_attempts", source, "search", 12),
             max_time=_opt(search, "max_time", source, "search", 7200.0),
             pinned=tuple(_opt(search, "pinned", source, "search", list(default_pinned))),
+            secrets=own,
         ),
         source=source,
         text=text,
         target=family,
+        secrets=secrets,
+        stored_text=_stored_text(data, secrets, source),
     )
 
 
@@ -205,24 +246,133 @@ def _family(declared: object, module: object, source: str) -> str:
     return str(declared)
 
 
-# --- YAML with duplicate keys refused ------------------------------------------------------
+# --- secrets, found on the parsed config ---------------------------------------------------
+
+
+def _find_secrets(base: Candidate, own: tuple[str, ...], documented: Collection[str]) -> Secrets:
+    """Env names that look like secrets, flags the parser documents as secrets (or whose
+    name says so, unless the parser says they take a number or a switch), the user's own."""
+    documented_keys = {f.lower().replace("_", "-") for f in documented}
+    untexted = known_untexted_flags()
+    env = {n for n, _ in base.env if secret_env_name(n)} | set(own)
+    flags = set(own) | {f for f, _ in base.args if f.lower().replace("_", "-") in documented_keys}
+    flags |= {f for f, _ in base.args if secret_flag_name(f) and f.lower().replace("_", "-") not in untexted}
+    return Secrets(frozenset(env), frozenset(flags) | frozenset(documented)).covering(base)
+
+
+def _check_secret_args(base: Candidate, secrets: Secrets, source: str) -> None:
+    """Secret flags reach SGLang in a --config file of autofix's own, and SGLang reads one
+    --config only: the user's own ``config`` flag and a secret flag cannot go together."""
+    if not base.has(SECRET_ARGS_FLAG):
+        return
+    _, secret_args = secrets.split(base)
+    if secret_args:
+        names = ", ".join(secret_args)
+        raise ConfigError(
+            source,
+            f"launch.args.{SECRET_ARGS_FLAG}",
+            f"autofix passes the secret flags ({names}) to SGLang in a --config file of its own and SGLang "
+            f"reads only one: move them into your config file, or leave {SECRET_ARGS_FLAG} out",
+        )
+
+
+def _stored_text(data: Mapping[str, Any], secrets: Secrets, source: str) -> str:
+    """The config written again from the parsed data, secret values replaced: every YAML
+    spelling of a secret (quoted keys, block scalars, escapes, merge keys) is gone because
+    the text is new, not edited. It reads back as the same config, secrets redacted."""
+    clean = _redact_data(data, secrets)
+    body = yaml.safe_dump(clean, sort_keys=False, allow_unicode=True, width=1 << 30)
+    return f"# {_printable(source)} as autofix stored it: rewritten from the parsed config, secrets <redacted>\n{body}"
+
+
+def _redact_data(data: Any, secrets: Secrets, path: tuple[str, ...] = ()) -> Any:
+    if isinstance(data, Mapping):
+        out: dict[Any, Any] = {}
+        for key, value in data.items():
+            where = (*path, str(key))
+            if where[:2] == ("launch", "args") and len(where) == 3 and secrets.flag_is_secret(str(key)):
+                out[key] = _redacted_value(value)
+            elif where[:2] == ("launch", "env") and len(where) == 3 and secrets.env_is_secret(str(key)):
+                out[key] = value if value is None else REDACTED
+            else:
+                out[key] = _redact_data(value, secrets, where)
+        return out
+    if isinstance(data, list):
+        return [_redact_data(v, secrets, path) for v in data]
+    if isinstance(data, str):
+        return secrets.scrub(data)
+    return data
+
+
+def _redacted_value(value: Any) -> Any:
+    if value is None or isinstance(value, bool):
+        return value  # absent, or a bare flag: nothing secret in it
+    if isinstance(value, list):
+        return [REDACTED for _ in value]
+    return REDACTED
+
+
+# --- YAML with duplicate keys refused, merge keys followed, nesting bounded -----------------
+
+_MERGE_TAG = "tag:yaml.org,2002:merge"
 
 
 class _StrictLoader(yaml.SafeLoader):
-    """SafeLoader that refuses a key written twice (PyYAML silently keeps the last)."""
+    """SafeLoader that refuses a key written twice (PyYAML silently keeps the last), follows
+    merge keys, and stops at MAX_DEPTH levels of nesting (PyYAML recurses per level: a
+    deep enough document exhausts the stack) and at integers Python will not read."""
+
+    _depth = 0
+
+    def compose_node(self, parent: yaml.Node | None, index: int) -> yaml.Node | None:
+        self._depth += 1
+        try:
+            if self._depth > MAX_DEPTH:
+                mark = self.peek_event().start_mark  # type: ignore[no-untyped-call]
+                raise yaml.composer.ComposerError(None, None, f"nested more than {MAX_DEPTH} levels deep", mark)
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
 
 
-def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+def _refuse_twice(loader: _StrictLoader, node: yaml.MappingNode, deep: bool) -> None:
     seen: set[Any] = set()
-    for key_node, _ in node.value:
+    for key_node, value_node in node.value:
+        if key_node.tag == _MERGE_TAG:
+            merged = value_node.value if isinstance(value_node, yaml.SequenceNode) else [value_node]
+            for sub in merged:
+                if isinstance(sub, yaml.MappingNode):
+                    _refuse_twice(loader, sub, deep)
+            continue
         key = loader.construct_object(key_node, deep=deep)
+        try:
+            hash(key)
+        except TypeError:
+            raise yaml.constructor.ConstructorError(
+                None, None, "a key must be text (a list or mapping was given)", key_node.start_mark
+            ) from None
         if key in seen:
             raise yaml.constructor.ConstructorError(None, None, f"key {key!r} appears twice", key_node.start_mark)
         seen.add(key)
-    return dict(loader.construct_mapping(node, deep=deep))
+
+
+def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+    _refuse_twice(loader, node, deep)
+    return dict(loader.construct_mapping(node, deep=deep))  # flattens merge keys first
+
+
+def _construct_int(loader: _StrictLoader, node: yaml.ScalarNode) -> int:
+    digits = sum(ch.isdigit() for ch in str(node.value))
+    limit = sys.get_int_max_str_digits()
+    if limit and digits > limit:
+        raise yaml.constructor.ConstructorError(
+            None, None, f"a number of {digits} digits: more than the {limit} Python reads", node.start_mark
+        )
+    return int(loader.construct_yaml_int(node))
 
 
 _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+_StrictLoader.add_constructor("tag:yaml.org,2002:int", _construct_int)
 
 
 def _load_yaml(text: str, source: str) -> Any:
@@ -234,7 +384,27 @@ def _load_yaml(text: str, source: str) -> Any:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise ConfigError(source, "", f"not valid YAML{where}: {problem}") from None
+        raise ConfigError(source, "", f"not valid YAML{where}: {_printable(problem)}") from None
+    except (ValueError, RecursionError) as exc:  # a constructor PyYAML has no check for
+        raise ConfigError(source, "", f"not valid YAML: {_printable(str(exc))[:200]}") from None
+
+
+def _printable(text: str) -> str:
+    """A message fit for one line: control characters and surrogates escaped."""
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
+
+
+def _unicode_problem(text: str) -> str | None:
+    """Characters no process argument or unit file can carry: a lone surrogate (YAML's
+    "\\ud800" is not a character) or a noncharacter (systemd refuses the line: "not UTF-8
+    clean")."""
+    for ch in text:
+        code = ord(ch)
+        if 0xD800 <= code <= 0xDFFF:
+            return f"holds \\u{code:04x}, a lone surrogate: not a character"
+        if 0xFDD0 <= code <= 0xFDEF or (code & 0xFFFE) == 0xFFFE:
+            return f"holds \\u{code:04x}, a Unicode noncharacter (systemd refuses a unit line with one)"
+    return None
 
 
 # --- checks --------------------------------------------------------------------------------
@@ -289,6 +459,8 @@ def _text_value(value: object, source: str, path: str) -> None:
         _fail(source, path, f"must be text, got {type(value).__name__}")
     if "\n" in value or "\r" in value or "\x00" in value:
         _fail(source, path, "must be one line (no newline or NUL)")
+    if problem := _unicode_problem(value):
+        _fail(source, path, problem)
 
 
 def _check_scalar_arg(value: object, source: str, path: str) -> None:
@@ -302,8 +474,12 @@ def _check_scalar_arg(value: object, source: str, path: str) -> None:
         _fail(source, path, f"must be a string, number or true/false, got {type(value).__name__}")
     if "\n" in value or "\r" in value or "\x00" in value:
         _fail(source, path, "must be one line (no newline or NUL): it must reach the server as one argument")
+    if problem := _unicode_problem(value):
+        _fail(source, path, problem)
     if value.startswith("-") and not NUMBER.match(value):
-        _fail(source, path, f"value {value!r} starts with '-' and would be read as a flag")
+        flag = path.removeprefix("launch.args.").split("[")[0]
+        shown = "the value" if secret_flag_name(flag) or flag in known_secret_flags() else f"value {value!r}"
+        _fail(source, path, f"{shown} starts with '-' and would be read as a flag")
 
 
 def _check_args(value: object, source: str) -> dict[str, object]:
@@ -378,6 +554,8 @@ def _check_env(value: object, source: str) -> dict[str, object]:
         if isinstance(v, bool) or not isinstance(v, str | int | float):
             _fail(source, path, "must be a string or a number")
         _text_value(str(v), source, path)
+        if "\ufeff" in str(v):
+            _fail(source, path, "holds U+FEFF (a byte order mark): not valid in an EnvironmentFile=")
     return dict(value)
 
 
@@ -439,6 +617,15 @@ def _family_name(value: object, source: str, path: str) -> None:
         _fail(source, path, f"must be one of {', '.join(FAMILIES)}")
 
 
+def _name_list(value: object, source: str, path: str) -> None:
+    if not isinstance(value, list):
+        _fail(source, path, "must be a list of env or flag names (without '--')")
+    for i, item in enumerate(value):
+        _text_value(item, source, f"{path}[{i}]")
+        if not re.match(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$", str(item)):
+            _fail(source, f"{path}[{i}]", "an env name (HF_TOKEN) or a flag name without '--' (api-key)")
+
+
 def _host(value: object, source: str, path: str) -> None:
     _text_value(value, source, path)
     if not HOST_SPEC.match(str(value)):
@@ -474,6 +661,7 @@ _CHECKS: dict[str, Any] = {
     "unit_list": _unit_list,
     "family": _family_name,
     "flag_list": _flag_list,
+    "name_list": _name_list,
     "host": _host,
     "manager": _manager,
     "command": _command,

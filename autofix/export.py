@@ -4,8 +4,14 @@ systemd's quoting is not the shell's: in ExecStart= and Environment= a ``%`` sta
 specifier (write ``%%``), ``$`` starts a variable in ExecStart= (write ``$$``), a lone
 ``;`` separates commands, and quoted words use C escapes. Every word is quoted here by
 those rules, so any value reaches SGLang byte for byte as one argument.
-Secret env values (names matching TOKEN|KEY|SECRET|PASSWORD) never appear inline: the
-unit reads them from an EnvironmentFile= the operator fills in.
+Secrets (autofix/secrets.py) never appear in an export: secret env vars are read from an
+EnvironmentFile= the operator fills in, secret flags from SGLang's own ``--config`` YAML
+file, which keeps them off every command line (``ps``) too.
+
+The env file follows systemd's EnvironmentFile= rules (man systemd.exec): a value that is
+not plain is single-quoted (everything verbatim), or double-quoted when it holds a single
+quote (backslash before ``"\\`$``), so it reads back byte for byte. The YAML export writes
+each value so that it reads back as the very same candidate (same key).
 """
 
 from __future__ import annotations
@@ -13,17 +19,19 @@ from __future__ import annotations
 import html
 import re
 import shlex
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import yaml
 
 from .config import BaseConfig
-from .model import SECRET_NAME, Attempt, Candidate, Run
+from .model import REDACTED, ArgValue, Attempt, Candidate, Run
 from .store.values import Edge
 
 FORMATS = ("unit", "argv", "env", "yaml")
 _SAFE_WORD = re.compile(r"^[A-Za-z0-9_./:=,+@-]+$")
+_BARE_ENV_VALUE = re.compile(r"^[A-Za-z0-9_./:,+@%=-]+$")
+_PLACEHOLDER = "<set me: autofix keeps no secrets>"
 
 
 @dataclass(frozen=True)
@@ -78,20 +86,75 @@ def secret_env_file(unit: str) -> str:
     return f"/etc/autofix/{unit}.env"
 
 
+def secret_args_file(unit: str) -> str:
+    """The operator's SGLang --config file for the unit's secret flags (mode 0600)."""
+    return f"/etc/autofix/{unit}.secrets.yaml"
+
+
+def environment_file_line(name: str, value: str) -> str:
+    """NAME=value that systemd's EnvironmentFile= parser reads back as exactly ``value``."""
+    if value == "" or _BARE_ENV_VALUE.match(value):
+        return f"{name}={value}"
+    if "'" not in value:
+        return f"{name}='{value}'"  # verbatim up to the next single quote
+    escaped = "".join("\\" + ch if ch in '"\\`$' else ch for ch in value)
+    return f'{name}="{escaped}"'
+
+
+def environment_file(env: Sequence[tuple[str, str]]) -> str:
+    """A whole EnvironmentFile=, one assignment per line."""
+    return "".join(environment_file_line(name, value) + "\n" for name, value in env)
+
+
+def secret_args_text(args: Mapping[str, ArgValue]) -> str:
+    """SGLang's --config YAML for these flags: every value a double-quoted string, so YAML
+    reads back exactly the text (SGLang passes each as ``--flag value``)."""
+    data = {flag: list(value) if isinstance(value, tuple) else value for flag, value in args.items()}
+    return yaml.safe_dump(data, default_style='"', allow_unicode=False, sort_keys=False, width=1 << 30)
+
+
+@dataclass(frozen=True)
+class _Split:
+    """What of a candidate an export may show, and the names of what it may not."""
+
+    argv: list[str]
+    plain_env: list[tuple[str, str]]
+    secret_env: list[str]
+    secret_flags: list[str]
+
+
+def _split(ctx: ExportContext) -> _Split:
+    secrets = ctx.config.secrets
+    public_args = []
+    secret_flags = []
+    for flag, value in ctx.candidate.args:
+        values = value if isinstance(value, tuple) else (value,)
+        if value is not True and (secrets.flag_is_secret(flag) or REDACTED in values):
+            secret_flags.append(flag)
+        else:
+            public_args.append((flag, value))
+    public = Candidate(tuple(public_args), ())
+    plain = [(n, v) for n, v in ctx.candidate.env if not (secrets.env_is_secret(n) or v == REDACTED)]
+    secret_env = [n for n, v in ctx.candidate.env if secrets.env_is_secret(n) or v == REDACTED]
+    launch = ctx.config.launch
+    argv = [launch.python, "-m", launch.module, *launch.subcommand, *public.argv()]
+    if secret_flags:
+        argv += ["--config", secret_args_file(ctx.config.unit)]
+    return _Split(argv, plain, secret_env, secret_flags)
+
+
 def render_unit(ctx: ExportContext) -> str:
     cfg = ctx.config
     unit = cfg.unit
-    argv = [cfg.launch.python, "-m", cfg.launch.module, *cfg.launch.subcommand, *ctx.candidate.argv()]
-    env = ctx.candidate.env
-    plain = [(n, v) for n, v in env if not SECRET_NAME.search(n)]
-    secret = [n for n, _ in env if SECRET_NAME.search(n)]
+    split = _split(ctx)
     lines = [
         f"# {unit}.service: exported by autofix from run {ctx.run_id}, attempt {ctx.attempt_id}"
         + (f" ({ctx.when})" if ctx.when else ""),
-        f"# Base config: {cfg.source}",
+        f"# Base config: {_comment(cfg.source)}",
     ]
     if ctx.moves:
-        lines.append("# Repairs applied to the base: " + "; ".join(ctx.moves))
+        lines.append("# Repairs applied to the base: " + _comment("; ".join(ctx.moves)))
+    lines += _secrets_note(unit, split)
     lines += [
         "",
         "[Unit]",
@@ -102,15 +165,14 @@ def render_unit(ctx: ExportContext) -> str:
     for other in cfg.service.conflicts:
         lines.append(f"Conflicts={other}")
     lines += ["", "[Service]", "Type=simple"]
-    for name, value in plain:
+    for name, value in split.plain_env:
         lines.append(f"Environment={systemd_env(name, value)}")
-    if secret:
-        lines.append(f"# Secrets ({', '.join(secret)}) are read from this file, never written here:")
+    if split.secret_env:
         lines.append(f"EnvironmentFile=-{secret_env_file(unit)}")
     if cfg.launch.cwd:
         lines.append(f"WorkingDirectory={systemd_word(cfg.launch.cwd)}")
     lines += [
-        f"ExecStart={systemd_exec(argv)}",
+        f"ExecStart={systemd_exec(split.argv)}",
         "Restart=on-failure",
         "RestartSec=30",
         "# Loading the weights takes minutes; Type=simple does not wait for it, the stop may.",
@@ -125,57 +187,88 @@ def render_unit(ctx: ExportContext) -> str:
     return "\n".join(lines)
 
 
+def _secrets_note(unit: str, split: _Split) -> list[str]:
+    """What the operator puts in place: names only, never values."""
+    lines = []
+    if split.secret_env or split.secret_flags:
+        lines.append("# Secrets are not in this file; autofix keeps none. Put them in place (mode 0600) first:")
+    if split.secret_env:
+        lines.append(f"#   {secret_env_file(unit)}: {', '.join(f'{n}=...' for n in split.secret_env)}")
+    if split.secret_flags:
+        lines.append(f"# {secret_args_file(unit)}")
+        lines.append(f"#   (SGLang's --config YAML): {', '.join(f'{f}: ...' for f in split.secret_flags)}")
+    return lines
+
+
+def _comment(text: str) -> str:
+    """Text for a comment line: one line, nothing a unit parser would continue."""
+    return "".join(ch if ch.isprintable() else "?" for ch in text).rstrip("\\")
+
+
 def render_argv(ctx: ExportContext) -> str:
-    cfg = ctx.config
-    argv = [cfg.launch.python, "-m", cfg.launch.module, *cfg.launch.subcommand, *ctx.candidate.argv()]
-    env = [f"{n}={shlex.quote(v)}" for n, v in ctx.candidate.env if not SECRET_NAME.search(n)]
-    secrets = [n for n, _ in ctx.candidate.env if SECRET_NAME.search(n)]
+    split = _split(ctx)
+    env = [f"{n}={shlex.quote(v)}" for n, v in split.plain_env]
     prefix = " ".join(env)
-    line = (prefix + " " if prefix else "") + shlex.join(argv)
-    note = f"# set {', '.join(secrets)} in your environment first\n" if secrets else ""
-    return note + line + "\n"
+    line = (prefix + " " if prefix else "") + shlex.join(split.argv)
+    notes = []
+    if split.secret_env:
+        notes.append(f"# set {', '.join(split.secret_env)} in your environment first\n")
+    if split.secret_flags:
+        notes.append(
+            f"# put {', '.join(split.secret_flags)} in {secret_args_file(ctx.config.unit)} (SGLang's --config YAML,"
+            " mode 0600) first\n"
+        )
+    return "".join(notes) + line + "\n"
 
 
 def render_env(ctx: ExportContext) -> str:
-    """An EnvironmentFile= / docker --env-file style file (no quoting, one per line)."""
-    lines = []
-    for name, value in ctx.candidate.env:
-        if SECRET_NAME.search(name):
-            lines.append(f"# {name}=<set me: secrets are not stored by autofix>")
-        else:
-            lines.append(f"{name}={value}")
-    return "\n".join(lines) + ("\n" if lines else "")
+    """A systemd EnvironmentFile=: the winner's env, each value quoted by systemd's rules
+    (docker's --env-file does not unquote: use it there for plain values only). Secret
+    names are comments: set them yourself."""
+    split = _split(ctx)
+    lines = [f"# {name}={_PLACEHOLDER}\n" for name in split.secret_env]
+    return "".join(lines) + environment_file(split.plain_env)
 
 
 def render_yaml(ctx: ExportContext) -> str:
-    """A base config that reproduces the winner (its args and env as the launch)."""
+    """A base config that reproduces the winner (its args and env as the launch): every
+    value reads back as the same candidate; secrets are placeholders to fill in."""
     cfg = ctx.config
+    split = _split(ctx)
     args: dict[str, object] = {}
     for flag, value in ctx.candidate.args:
-        args[flag] = list(value) if isinstance(value, tuple) else _yaml_scalar(value)
-    env = {n: ("<set me>" if SECRET_NAME.search(n) else v) for n, v in ctx.candidate.env}
+        if flag in split.secret_flags:
+            args[flag] = [_PLACEHOLDER for _ in value] if isinstance(value, tuple) else _PLACEHOLDER
+        else:
+            args[flag] = [_yaml_scalar(v) for v in value] if isinstance(value, tuple) else _yaml_scalar(value)
+    env = {n: (_PLACEHOLDER if n in split.secret_env else v) for n, v in ctx.candidate.env}
+    launch: dict[str, object] = {"python": cfg.launch.python, "module": cfg.launch.module}
+    if cfg.launch.cwd:
+        launch["cwd"] = cfg.launch.cwd
+    launch.update({"args": args, "env": env})
+    search: dict[str, object] = {"pinned": list(cfg.search.pinned)}
+    if cfg.search.secrets:
+        search["secrets"] = list(cfg.search.secrets)
     data: dict[str, object] = {
         "name": cfg.name,
         "host": cfg.host,
         "service": {"manager": cfg.service.manager, "unit": cfg.unit, "conflicts": list(cfg.service.conflicts)},
-        "launch": {"python": cfg.launch.python, "module": cfg.launch.module, "args": args, "env": env},
-        "search": {"pinned": list(cfg.search.pinned)},
+        "launch": launch,
+        "search": search,
     }
-    header = f"# Winner of autofix run {ctx.run_id} (attempt {ctx.attempt_id}), from {cfg.source}\n"
-    return header + yaml.safe_dump(data, sort_keys=False, default_flow_style=False)
+    header = f"# Winner of autofix run {ctx.run_id} (attempt {ctx.attempt_id}), from {_comment(cfg.source)}\n"
+    return header + yaml.safe_dump(data, sort_keys=False, default_flow_style=False, allow_unicode=True, width=1 << 30)
 
 
 def _yaml_scalar(value: object) -> object:
+    """A value as YAML should carry it: a whole number written as one (``tp: 8``) when it
+    reads back as the same text, else the text itself (PyYAML quotes what would read as
+    something else: "1.0", "nan", "yes", "010")."""
     if value is True:
         return True
     text = str(value)
-    for cast in (int, float):
-        try:
-            number = cast(text)
-        except ValueError:
-            continue
-        if str(number) == text:
-            return number
+    if re.fullmatch(r"-?[1-9][0-9]{0,17}|0", text):
+        return int(text)
     return text
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -23,25 +22,7 @@ from typing import Any
 # ``tp: 8`` and ``tp: "8"`` are the same launch and hash the same.
 ArgValue = bool | str | tuple[str, ...]
 
-SECRET_NAME = re.compile(r"TOKEN|KEY|SECRET|PASSWORD", re.IGNORECASE)
 REDACTED = "<redacted>"
-
-
-def secret_names(candidate: Candidate) -> list[str]:
-    """The candidate's env names that hold secrets (TOKEN, KEY, SECRET, PASSWORD)."""
-    return [name for name, _ in candidate.env if SECRET_NAME.search(name)]
-
-
-def redact_text(text: str, names: Iterable[str]) -> str:
-    """A base config's text with the values of these (secret) keys replaced, for the store."""
-    for name in names:
-        pattern = re.compile(
-            rf"(?P<key>(?<![A-Za-z0-9_]){re.escape(name)}[ \t]*:[ \t]*)(?P<value>[^,}}\n#][^,}}\n]*?)"
-            r"(?P<end>[ \t]*(?:#.*)?$|[ \t]*[,}])",
-            re.MULTILINE,
-        )
-        text = pattern.sub(lambda m: f"{m.group('key')}{REDACTED}{m.group('end')}", text)
-    return text
 
 
 def normalize_value(value: object) -> ArgValue | None:
@@ -205,8 +186,11 @@ class Candidate:
         return self.key[:10]
 
     def redacted(self) -> Candidate:
-        """The same candidate with secret env values replaced (what the store keeps)."""
-        return replace(self, env=tuple((n, REDACTED if SECRET_NAME.search(n) else v) for n, v in self.env))
+        """The same candidate with the values of secret-looking env names replaced. The
+        store redacts with the run's whole :class:`~autofix.secrets.Secrets` (flags too)."""
+        from .secrets import Secrets  # secrets builds on this module
+
+        return Secrets().redact(self)
 
     def to_json(self) -> dict[str, Any]:
         """Ordered JSON form (the canonical form sorts; this keeps the operator's order)."""

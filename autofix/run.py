@@ -18,14 +18,14 @@ import time
 import uuid
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import httpx
 
 from .catalog import Catalog
 from .classify import Diagnosis, classify
-from .config import BaseConfig, GatesConfig
+from .config import BaseConfig, GatesConfig, parse_base
 from .errors import ConfigError, HostError, HostLost, InputError, PortTaken
 from .gates import LiveGates, Watch
 from .hosts.base import Host
@@ -48,14 +48,13 @@ from .model import (
     added,
     gave_up,
     json_object,
-    redact_text,
     renames,
-    secret_names,
 )
 from .preflight import Preflight, ProbeAnswer
 from .renames import base_warnings
 from .repair import apply, propose
 from .search import Child, Pick, Search
+from .secrets import keep_out, kept_out, known_secret_flags, secret_flags_from_parser
 from .services import ProcessManager, ServiceHandle, ServiceManager
 from .store import Store
 from .targets import Target
@@ -220,6 +219,8 @@ class Runner:
         use_cache: bool = True,
     ) -> None:
         self.config = config
+        # From here on the store, the logs and the terminal show none of the config's secrets.
+        keep_out(config.secrets)
         self.options = options
         self.store = store
         self.host = host
@@ -330,8 +331,8 @@ class Runner:
             run = self.store.create_run(
                 name=self.config.name,
                 base_path=self.config.source,
-                # Secrets never reach the store in clear: the text is kept with them redacted.
-                base_text=redact_text(self.config.text, secret_names(self.config.base)),
+                # Never the user's text: the config written again with its secrets redacted.
+                base_text=self.config.stored_text,
                 host=self.options.host_label,
                 target=self.target.kind,
                 options={
@@ -352,6 +353,7 @@ class Runner:
                 self.store.set_run_version(run.id, version)
                 # Flag facts and renames follow the parser the host runs, any version.
                 self.catalog = self.catalog.with_parser(info.parser, version)
+                self._learn_secrets(run, info.parser)
             self.emit(RunStarted(run, version, simulated))
             for line in base_warnings(self.config.base, self.catalog, version):
                 self.emit(Notice(line))
@@ -409,6 +411,27 @@ class Runner:
             self.http.close()
             final = self.store.finish_run(run.id, status, winner.id if winner else None)
         return self._result(final, attempts, launches, winner)
+
+    def _learn_secrets(self, run: Run, parser: dict[str, Any]) -> None:
+        """The host's parser may document flags as secrets that strategies' facts do not
+        know (another version): from its answer on, before any attempt is written or
+        launched, they are kept out of every sink and off every command line; a base that
+        holds one has its stored text written again without it."""
+        learned = secret_flags_from_parser(parser) - self.config.secrets.flags
+        if not learned:
+            return
+        secrets = self.config.secrets.with_flags(learned, self.config.base)
+        keep_out(secrets)
+        for worker in self.workers:
+            worker.target = replace(worker.target, secrets=secrets)
+        if any(flag in learned for flag, _ in self.config.base.args):
+            again = parse_base(
+                self.config.text,
+                source=self.config.source,
+                default_name=self.config.name,
+                secret_flags=known_secret_flags() | learned,
+            )
+            self.store.redact_base_text(run.id, again.stored_text)
 
     def _attempt(self, run: Run, pick: Pick, version: str) -> Attempt:
         attempt = self._begin(run, pick, version, self)
@@ -760,7 +783,7 @@ class Runner:
         keeps them: secrets redacted)."""
         if winner is None:
             return RunResult(run, attempts, launches, None)
-        base = self.config.base.redacted()
+        base = kept_out().redact(self.config.base)  # every secret the run knows, flags included
         respelled = renames(self.store.path_moves(winner))
         return RunResult(
             run,

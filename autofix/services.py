@@ -129,9 +129,20 @@ class ProcessManager:
 
     def start(self, name: str, candidate: Candidate, target: Target, cwd: str | None) -> ServiceHandle:
         directory = self.planned(name).directory
+        # Secrets go in files of a 0700 directory (never on the supervisor's command line:
+        # ps shows it): env.json, which the supervisor removes once read, and the secret
+        # flags' --config file, which it removes when the candidate ends.
+        made = self.host.run(["install", "-d", "-m", "700", directory], timeout=30)
+        if not made.ok:
+            raise HostError(f"{self.host.name}: cannot make {directory}: {(made.stderr or made.stdout).strip()}")
         spec = {"env": target.launch_env(candidate), "cwd": cwd}
         self.host.put(f"{directory}/env.json", json.dumps(spec).encode(), mode=0o600)
-        argv = [self.python, self._supervisor(), "start", directory, "--", *target.launch_argv(candidate)]
+        secret_args = target.secret_args(candidate)
+        secret_file = f"{directory}/secret-args.yaml" if secret_args else None
+        if secret_args and secret_file:
+            self.host.put(secret_file, secret_args.encode(), mode=0o600)
+        launch = target.launch_argv(candidate, secret_file)
+        argv = [self.python, self._supervisor(), "start", directory, "--", *launch]
         result = self.host.run(argv, timeout=60)
         try:
             report = json.loads(result.stdout.strip().splitlines()[-1])

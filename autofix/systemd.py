@@ -1,6 +1,7 @@
 """The systemd service manager: each candidate a transient unit, its journal by invocation.
 
-    systemd-run --unit=NAME --property=Restart=no --setenv=K=V … -- PYTHON -m MODULE ARGS
+    systemd-run --unit=NAME --property=Restart=no --property=EnvironmentFile=DIR/env
+                -- PYTHON -m MODULE ARGS [--config DIR/secret-args.yaml]
     systemctl show -p ActiveState,SubState,ExecMainStatus,ExecMainCode,InvocationID NAME
     journalctl _SYSTEMD_INVOCATION_ID=ID -o json      (all of this attempt's lines, only them)
     systemctl stop NAME; systemctl reset-failed NAME
@@ -9,6 +10,12 @@ Commands go through the Host as argv lists (systemd-run takes the candidate's ar
 its own arguments: no shell, no unit-file quoting involved), with ``sudo -n`` when the
 SSH user is not root. ``service.conflicts`` (the production unit on the same GPUs) are
 stopped before the first launch and started again at the end.
+
+No value of the candidate's env is on a command line: ``--setenv=HF_TOKEN=…`` would show
+in ``ps``, in sudo's log and in ``systemctl show -p Environment``. The env goes in a file
+systemd reads (EnvironmentFile=, written by systemd's quoting rules) and the secret flags
+in SGLang's --config file, both in a 0700 directory of the attempt, removed when the unit
+is stopped (or when the start fails).
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ import json
 from collections.abc import Sequence
 
 from .errors import HostError
+from .export import environment_file
 from .hosts.base import Channel, CommandResult, Host
 from .hosts.install import install_script
 from .model import Candidate
@@ -75,8 +83,14 @@ class SystemdManager:
         # The invocation id comes with the start; stop() needs only the unit's name.
         return ServiceHandle(f"{name}.service", "", None, "")
 
+    def files(self, name: str) -> tuple[str, str, str]:
+        """The attempt's private directory, its env file and its secret-args file."""
+        directory = f"{self.host.workdir}/services/{name}"
+        return directory, f"{directory}/env", f"{directory}/secret-args.yaml"
+
     def start(self, name: str, candidate: Candidate, target: Target, cwd: str | None) -> ServiceHandle:
         unit = self.planned(name).name
+        directory, env_file, secret_file = self.files(name)
         argv = [
             "systemd-run",
             f"--unit={name}",
@@ -84,16 +98,40 @@ class SystemdManager:
             "--property=KillMode=control-group",
             "--quiet",
         ]
-        argv += [f"--setenv={k}={v}" for k, v in target.launch_env(candidate).items()]
-        if cwd:
-            argv.append(f"--working-directory={cwd}")
-        argv += ["--", *target.launch_argv(candidate)]
-        self._check(argv)
-        props = parse_show(self._check(["systemctl", "show", "-p", SHOW_PROPERTIES, unit]).stdout)
+        env = target.launch_env(candidate)
+        secret_args = target.secret_args(candidate)
+        try:
+            if env or secret_args:
+                # A 0700 directory first: a file in it is never readable by anyone else,
+                # not even in the moment between its creation and its chmod.
+                self._private_directory(directory)
+            if env:
+                self.host.put(env_file, environment_file(list(env.items())).encode(), mode=0o600)
+                argv.append(f"--property=EnvironmentFile={env_file}")
+            if secret_args:
+                self.host.put(secret_file, secret_args.encode(), mode=0o600)
+            if cwd:
+                argv.append(f"--working-directory={cwd}")
+            argv += ["--", *target.launch_argv(candidate, secret_file if secret_args else None)]
+            self._check(argv)
+            props = parse_show(self._check(["systemctl", "show", "-p", SHOW_PROPERTIES, unit]).stdout)
+        except BaseException:
+            self._forget(name)
+            raise
         invocation = props.get("InvocationID", "")
         if not invocation:
             raise HostError(f"{self.host.name}: {unit} started but has no invocation id")
         return ServiceHandle(unit, invocation, None, "")
+
+    def _private_directory(self, directory: str) -> None:
+        result = self.host.run(["install", "-d", "-m", "700", directory], timeout=30)
+        if not result.ok:
+            raise HostError(f"{self.host.name}: cannot make {directory}: {(result.stderr or result.stdout).strip()}")
+
+    def _forget(self, name: str) -> None:
+        """Remove what the attempt's start wrote (its env and secret flags)."""
+        _, env_file, secret_file = self.files(name)
+        self.host.run(["rm", "-f", env_file, secret_file], timeout=30)
 
     def state(self, handle: ServiceHandle, *, deep: bool = True) -> ServiceState:
         props = parse_show(self._check(["systemctl", "show", "-p", SHOW_PROPERTIES, handle.name]).stdout)
@@ -116,9 +154,12 @@ class SystemdManager:
         return self.host.read(path, offset=offset, limit=limit)
 
     def stop(self, handle: ServiceHandle, grace: float = 30.0) -> ServiceState:
-        self._run(["systemctl", "stop", handle.name], timeout=grace + 60)
-        state = self.state(handle)
-        self._run(["systemctl", "reset-failed", handle.name])
+        try:
+            self._run(["systemctl", "stop", handle.name], timeout=grace + 60)
+            state = self.state(handle)
+            self._run(["systemctl", "reset-failed", handle.name])
+        finally:
+            self._forget(handle.name.removesuffix(".service"))
         return state
 
     def watch(self, handle: ServiceHandle, offset: int = 0) -> Channel:

@@ -12,13 +12,14 @@ import os
 import sys
 import tempfile
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .config import BaseConfig
 from .errors import HostError, InputError
 from .hosts.base import Host
 from .model import Candidate
+from .secrets import Secrets
 
 TARGETS = ("sglang", "sim", "vllm", "vllm-sim")
 # The engine each kind runs (the sim kinds are look-alikes of it).
@@ -48,6 +49,8 @@ class Target:
     # Environment for the preflight probe only: what the engine reads at import, from the
     # base's launch.env (vLLM's VLLM_TARGET_DEVICE picks its platform when imported).
     probe_env: tuple[tuple[str, str], ...] = ()
+    # Which flags hold secrets: they never go on a command line (see launch_argv).
+    secrets: Secrets = field(default_factory=Secrets)
 
     @property
     def simulated(self) -> bool:
@@ -63,10 +66,31 @@ class Target:
         """The preflight probe this engine's validation runs in (autofix/probes/)."""
         return "preflight_vllm.py" if self.family == "vllm" else "preflight.py"
 
-    def launch_argv(self, candidate: Candidate) -> list[str]:
+    def launch_argv(self, candidate: Candidate, secret_args_file: str | None = None) -> list[str]:
+        """The command line, without the candidate's secret flags: those reach the server
+        in ``secret_args_file`` (SGLang's own --config YAML, written 0600 by the service
+        manager from :meth:`secret_args`), so no process table shows them."""
         if self.port_offset:
             candidate = candidate.with_arg("port", str(self.port(candidate)))
-        return [self.python, "-m", self.module, *self.subcommand, *candidate.argv()]
+        public, secret = self.secrets.split(candidate)
+        argv = [self.python, "-m", self.module, *self.subcommand, *public.argv()]
+        if secret:
+            if secret_args_file is None:
+                raise ValueError("a candidate with secret flags needs the file they go in")
+            if public.has("config"):
+                raise InputError(
+                    f"launch.args.config: the host's parser documents {', '.join(secret)} as secret; autofix passes "
+                    "them in a --config file of its own and SGLang reads one only: move them into your config file"
+                )
+            argv += ["--config", secret_args_file]
+        return argv
+
+    def secret_args(self, candidate: Candidate) -> str | None:
+        """The --config YAML that carries the candidate's secret flags (None: it has none)."""
+        from .export import secret_args_text
+
+        _, secret = self.secrets.split(candidate)
+        return secret_args_text(secret) if secret else None
 
     def port(self, candidate: Candidate) -> int:
         """The port the candidate's server listens on, on this target (the engine's default
@@ -134,14 +158,28 @@ def make_target(
 
         if remote is None:
             env = tuple(sim_env(sim_load_s).items())
-            return Target("sim", sys.executable, config.launch.module, env, port_offset=sim_port_offset(index))
+            return Target(
+                "sim",
+                sys.executable,
+                config.launch.module,
+                env,
+                port_offset=sim_port_offset(index),
+                secrets=config.secrets,
+            )
         from .hosts.install import install_tree
 
         site = install_tree(remote, SITE_DIR, "sim-site")
         remote_env = sim_env(sim_load_s, base_pythonpath="")
         remote_env["PYTHONPATH"] = site
-        return Target("sim", "python3", config.launch.module, tuple(remote_env.items()), SIM_PORT_BLOCK * index)
-    return Target("sglang", config.launch.python, config.launch.module)
+        return Target(
+            "sim",
+            "python3",
+            config.launch.module,
+            tuple(remote_env.items()),
+            SIM_PORT_BLOCK * index,
+            secrets=config.secrets,
+        )
+    return Target("sglang", config.launch.python, config.launch.module, secrets=config.secrets)
 
 
 def _vllm_target(kind: str, config: BaseConfig, *, sim_load_s: float | None, remote: Host | None, index: int) -> Target:
@@ -149,17 +187,30 @@ def _vllm_target(kind: str, config: BaseConfig, *, sim_load_s: float | None, rem
     subcommand = config.launch.subcommand
     probe_env = tuple((n, v) for n, v in config.base.env if n.startswith("VLLM_"))
     if kind not in ("sim", "vllm-sim"):
-        return Target("vllm", config.launch.python, config.launch.module, (), 0, subcommand, probe_env)
+        return Target(
+            "vllm", config.launch.python, config.launch.module, (), 0, subcommand, probe_env, secrets=config.secrets
+        )
     from .vllm_sim import SITE_DIR, sim_env
 
     if remote is None:
         env = tuple(sim_env(sim_load_s).items())
         offset = sim_port_offset(index)
-        return Target("vllm-sim", sys.executable, config.launch.module, env, offset, subcommand, probe_env)
+        return Target(
+            "vllm-sim", sys.executable, config.launch.module, env, offset, subcommand, probe_env, secrets=config.secrets
+        )
     from .hosts.install import install_tree
 
     site = install_tree(remote, SITE_DIR, "vllm-sim-site")
     remote_env = sim_env(sim_load_s, base_pythonpath="")
     remote_env["PYTHONPATH"] = site
     env_pairs = tuple(remote_env.items())
-    return Target("vllm-sim", "python3", config.launch.module, env_pairs, SIM_PORT_BLOCK * index, subcommand, probe_env)
+    return Target(
+        "vllm-sim",
+        "python3",
+        config.launch.module,
+        env_pairs,
+        SIM_PORT_BLOCK * index,
+        subcommand,
+        probe_env,
+        secrets=config.secrets,
+    )

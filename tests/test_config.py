@@ -124,3 +124,49 @@ def test_missing_file(tmp_path: Path) -> None:
 def test_durations(text: str, seconds: float) -> None:
     """Durations accept seconds and h/m/s forms."""
     assert parse_duration(text) == seconds
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("launch:\n  args: {m: 1}\n  env: " + "[" * 3000 + "]" * 3000 + "\n", "nested more than 64 levels deep"),
+        ("launch:\n  args: {m: " + "9" * 4301 + "}\n", "a number of 4301 digits"),
+        ('launch:\n  args: {m: "\\ud800"}\n', "launch.args.m: holds \\ud800"),
+        ('launch:\n  args: {m: 1}\n  env: {E: "a\\uFDD0"}\n', "launch.env.E: holds \\ufdd0"),
+        ('launch:\n  args: {"\\ud800x": 1}\n', "launch.args.\\ud800x"),
+        ("launch:\n  args: {m: &a [1, 2]}\n  env: {E: *a}\n", "launch.env.E: must be a string or a number"),
+    ],
+)
+def test_hostile_yaml_is_refused_in_one_line(text: str, words: str) -> None:
+    """Nesting that would exhaust the stack, integers past Python's 4,300-digit limit,
+    lone surrogates and Unicode noncharacters (they cannot reach a process through a unit):
+    one line naming file and key, never a traceback."""
+    with pytest.raises(ConfigError) as info:
+        parse_base(text, source="h.yaml")
+    message = str(info.value)
+    assert message.startswith("h.yaml: ") and words in message and "\n" not in message
+    message.encode("utf-8")  # printable as it is: no lone surrogate in the message itself
+
+
+def test_base_configs_over_1_mb_are_refused(tmp_path: Path) -> None:
+    """A base config is a page of YAML: more than 1 MB is refused before it is parsed."""
+    path = tmp_path / "big.yaml"
+    path.write_text(MINIMAL + "# " + "x" * (1 << 20) + "\n")
+    with pytest.raises(ConfigError, match=r"big\.yaml: .*1\.0 MB.* at most 1 MB"):
+        load_base(path)
+    with pytest.raises(ConfigError, match="at most 1 MB"):
+        parse_base(path.read_text(), source="big.yaml")
+
+
+def test_merge_keys_work_and_explicit_keys_win() -> None:
+    """YAML merge keys (<<:) for shared blocks: merged in, the mapping's own keys win, a
+    key written twice in the mapping itself is still refused."""
+    text = (
+        "launch:\n  args:\n    <<: {model-path: /m, tp: 4}\n    tp: 8\n"
+        "  env:\n    <<: [{A: '1'}, {B: '2'}]\n    C: '3'\n"
+    )
+    config = parse_base(text, source="m.yaml")
+    assert config.base.args_dict() == {"model-path": "/m", "tp": "8"}
+    assert config.base.env_dict() == {"A": "1", "B": "2", "C": "3"}
+    with pytest.raises(ConfigError, match="appears twice"):
+        parse_base("launch:\n  args:\n    <<: {m: 1}\n    tp: 8\n    tp: 4\n", source="m.yaml")

@@ -113,7 +113,7 @@ def test_systemd_analyze_verify_prints_nothing(tmp_path: Path, systemd_analyze: 
 
 
 def test_argv_env_and_yaml_exports() -> None:
-    """argv is shell-quoted; env is one NAME=value per line; yaml reproduces the winner."""
+    """argv is shell-quoted; env is one NAME=value per line, quoted as systemd reads it; yaml reproduces the winner."""
     ctx = _ctx("/usr/bin/python3", {"model-path": "/m x", "tp": 8, "trust-remote-code": True}, {"A": "1 2"})
     argv_line = render("argv", ctx).strip()
     assert shlex.split(argv_line) == [
@@ -127,6 +127,102 @@ def test_argv_env_and_yaml_exports() -> None:
         "8",
         "--trust-remote-code",
     ]
-    assert render("env", ctx) == "A=1 2\n"
+    assert render("env", ctx) == "A='1 2'\n"  # systemd's EnvironmentFile= quoting
     again = parse_base(render("yaml", ctx), source="exported.yaml")
     assert again.base == ctx.candidate
+
+
+HOSTILE_ENV = [*TRICKY, "  padded  ", "ends with \\"]
+
+
+def _from_yaml(args: dict[str, object], env: dict[str, object]) -> ExportContext:
+    import yaml
+
+    text = yaml.safe_dump({"launch": {"python": "/usr/bin/python3", "args": args, "env": env}}, allow_unicode=True)
+    config = parse_base(text, source="x.yaml")
+    return ExportContext(config, config.base, run_id=1, attempt_id=1)
+
+
+def test_env_export_reads_back_under_systemds_rules() -> None:
+    """Each of the 18 hostile values reads back from --format env exactly, by systemd's
+    EnvironmentFile= rules (and by systemd's own parser where this machine can ask it)."""
+    from .systemd_rules import parse_environment_file, require_systemd_reader, systemd_reads
+
+    env: dict[str, object] = {f"E{i}": v for i, v in enumerate(HOSTILE_ENV)}
+    ctx = _from_yaml({"model-path": "/m"}, env)
+    text = render("env", ctx)
+    assert parse_environment_file(text) == env
+    require_systemd_reader()
+    assert systemd_reads(text, {k: str(v) for k, v in env.items()})
+
+
+def test_env_export_names_the_secrets_it_leaves_out() -> None:
+    """A secret env var is a comment naming it (set it yourself), never its value."""
+    from .systemd_rules import parse_environment_file
+
+    ctx = _from_yaml({"model-path": "/m"}, {"HF_TOKEN": "hf_EnvOut1", "A": "b"})
+    text = render("env", ctx)
+    assert "hf_EnvOut1" not in text and "# HF_TOKEN=" in text
+    assert parse_environment_file(text) == {"A": "b"}
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "nan",
+        "inf",
+        "1.0",
+        "1e3",
+        "0x10",
+        "010",
+        "1_000",
+        "1:30",
+        "yes",
+        "null",
+        "~",
+        "2001-12-14",
+        ".5",
+        "8",
+        "-1",
+        "-1.5e3",
+    ],
+)
+def test_yaml_export_reads_back_as_the_same_candidate(value: str) -> None:
+    """Every value the config accepts comes back from --format yaml with the same key."""
+    ctx = _from_yaml({"model-path": "/m", "x": value, "y": [value, "2"]}, {"E": value})
+    again = parse_base(render("yaml", ctx), source="exported.yaml")
+    assert again.base.key == ctx.candidate.key
+
+
+def test_secret_flags_stay_out_of_every_export() -> None:
+    """A secret flag is exported as SGLang's --config file the operator fills (mode 0600),
+    never as its value: unit, argv and yaml."""
+    ctx = _from_yaml({"model-path": "/m", "api-key": "sk-Export1", "tp": 8}, {"HF_TOKEN": "hf_Export2"})
+    unit = render("unit", ctx)
+    assert "sk-Export1" not in unit and "hf_Export2" not in unit
+    exec_start = next(line for line in unit.split("\n") if line.startswith("ExecStart="))
+    words = systemd_split(exec_start.removeprefix("ExecStart="))
+    path = f"/etc/autofix/{ctx.config.unit}.secrets.yaml"
+    assert words[-2:] == ["--config", path] and "--api-key" not in words
+    assert f"# {path}" in unit and "api-key: ..." in unit
+    argv = render("argv", ctx)
+    assert "sk-Export1" not in argv and f"--config {path}" in argv
+    exported = render("yaml", ctx)
+    assert "sk-Export1" not in exported and "hf_Export2" not in exported
+
+
+def test_unit_with_secrets_verifies(tmp_path: Path, systemd_analyze: str) -> None:
+    """The unit with secret flags and env still verifies silently."""
+    ctx = _from_yaml({"model-path": "/m", "api-key": "sk-Export1"}, {"HF_TOKEN": "x", "A": "b c"})
+    ctx = ExportContext(
+        parse_base(
+            f"launch:\n  python: {sys.executable}\n  args: {{model-path: /m, api-key: sk-1}}\n  env: {{HF_TOKEN: x}}\n"
+        ),
+        ctx.candidate,
+        run_id=1,
+        attempt_id=1,
+    )
+    path = tmp_path / "sglang.service"
+    path.write_text(render("unit", ctx))
+    done = subprocess.run([systemd_analyze, "verify", str(path)], capture_output=True, text=True, check=False)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")

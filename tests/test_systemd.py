@@ -17,6 +17,7 @@ import pytest
 from autofix.catalog import load_catalog
 from autofix.classify import classify
 from autofix.config import parse_base
+from autofix.errors import HostError
 from autofix.hosts.base import CommandResult
 from autofix.hosts.local import LocalHost
 from autofix.model import Candidate, Gate
@@ -27,6 +28,7 @@ from autofix.targets import Target, make_target
 from autofix.tracebacks import parse_text
 
 from .conftest import DATA, ROOT
+from .systemd_rules import parse_environment_file
 
 SYSTEMD = DATA / "systemd"
 
@@ -58,21 +60,27 @@ class RecordingHost(LocalHost):
 
 
 def test_transient_unit_command_is_exact_and_needs_no_quoting(tmp_path: Path) -> None:
-    """systemd-run gets the candidate's argv and env as separate arguments (no shell)."""
+    """systemd-run gets the candidate's argv as separate arguments (no shell) and its env
+    through a 0600 EnvironmentFile= (never --setenv: ps, sudo's log and systemctl show
+    would hold the values); the file is gone once the unit is stopped."""
     host = RecordingHost(str(tmp_path))
     manager = SystemdManager(host, "/opt/sglang/.venv/bin/python")
     target = Target("sglang", "/opt/sglang/.venv/bin/python", "sglang.launch_server")
     candidate = Candidate.build(
-        {"model-path": "/models/Kimi-K2.6", "served-model-name": "a b;$(x)"}, {"NCCL_PROTO": "LL"}
+        {"model-path": "/models/Kimi-K2.6", "served-model-name": "a b;$(x)"},
+        {"NCCL_PROTO": "LL", "HF_TOKEN": "hf_Unit1 with 'quotes' and \\"},
     )
     handle = manager.start("autofix-1-1-abc", candidate, target, None)
-    assert host.commands[0] == [
+    env_file = f"{tmp_path}/services/autofix-1-1-abc/env"
+    assert oct(os.stat(Path(env_file).parent).st_mode & 0o777) == "0o700"
+    run = next(c for c in host.commands if c[0] == "systemd-run")
+    assert run == [
         "systemd-run",
         "--unit=autofix-1-1-abc",
         "--property=Restart=no",
         "--property=KillMode=control-group",
         "--quiet",
-        "--setenv=NCCL_PROTO=LL",
+        f"--property=EnvironmentFile={env_file}",
         "--",
         "/opt/sglang/.venv/bin/python",
         "-m",
@@ -82,7 +90,9 @@ def test_transient_unit_command_is_exact_and_needs_no_quoting(tmp_path: Path) ->
         "--served-model-name",
         "a b;$(x)",
     ]
-    assert host.commands[1] == [
+    assert oct(os.stat(env_file).st_mode & 0o777) == "0o600"
+    assert parse_environment_file(Path(env_file).read_text()) == candidate.env_dict()
+    assert host.commands[host.commands.index(run) + 1] == [
         "systemctl",
         "show",
         "-p",
@@ -91,15 +101,52 @@ def test_transient_unit_command_is_exact_and_needs_no_quoting(tmp_path: Path) ->
     ]
     assert handle.directory == "3b8e5c2a7d1f4e0a9c6b2d8e1f0a7c3b"
     manager.stop(handle)
-    assert host.commands[-1] == ["systemctl", "reset-failed", "autofix-1-1-abc.service"]
+    assert ["systemctl", "reset-failed", "autofix-1-1-abc.service"] in host.commands
     assert ["systemctl", "stop", "autofix-1-1-abc.service"] in host.commands
+    assert not Path(env_file).exists()
+    assert not any("hf_Unit1" in " ".join(c) for c in host.commands)
+
+
+def test_secret_flags_reach_the_unit_through_a_config_file(tmp_path: Path) -> None:
+    """A secret flag goes into a 0600 SGLang --config file, never onto systemd-run's
+    command line (or the unit's ExecStart); the file goes when the unit is stopped."""
+    config = parse_base("launch:\n  args: {model-path: /m, api-key: sk-Unit2}\n", source="u.yaml")
+    host = RecordingHost(str(tmp_path), user="ubuntu")
+    manager = SystemdManager(host, "python3")
+    target = Target("sglang", "python3", "sglang.launch_server", secrets=config.secrets)
+    handle = manager.start("autofix-1-2-abc", config.base, target, None)
+    run = next(c for c in host.commands if "systemd-run" in c)
+    assert run[:3] == ["sudo", "-n", "systemd-run"] and not any("sk-Unit2" in a for a in run)
+    secret_file = run[-1]
+    assert run[-2] == "--config" and secret_file.endswith(".yaml") and "--api-key" not in run
+    assert oct(os.stat(secret_file).st_mode & 0o777) == "0o600"
+    assert Path(secret_file).read_text().strip() == '"api-key": "sk-Unit2"'
+    manager.stop(handle)
+    assert not Path(secret_file).exists()
+
+
+def test_files_are_removed_when_the_start_fails(tmp_path: Path) -> None:
+    """systemd-run refused (no sudo rights): the env file does not stay behind."""
+
+    class Refusing(RecordingHost):
+        def run(self, argv: Sequence[str], **kwargs: Any) -> CommandResult:
+            if "systemd-run" in argv:
+                self.commands.append(list(argv))
+                return CommandResult(tuple(argv), 1, "", "sudo: a password is required")
+            return super().run(argv, **kwargs)
+
+    host = Refusing(str(tmp_path), user="ubuntu")
+    manager = SystemdManager(host, "python3")
+    with pytest.raises(HostError, match="a password is required"):
+        manager.start("u", Candidate.build({"m": 1}, {"HF_TOKEN": "hf_Fail3"}), Target("sglang", "python3", "m"), None)
+    assert not [p for p in tmp_path.rglob("*") if p.is_file() and b"hf_Fail3" in p.read_bytes()]
 
 
 def test_sudo_when_the_user_is_not_root(tmp_path: Path) -> None:
     """A non-root SSH user gets sudo -n (never a password prompt)."""
     host = RecordingHost(str(tmp_path), user="ubuntu")
     SystemdManager(host, "python3").start("u", Candidate.build({"m": 1}), Target("sglang", "python3", "m"), None)
-    assert host.commands[0][:3] == ["sudo", "-n", "systemd-run"]
+    assert next(c for c in host.commands if "systemd-run" in c)[:3] == ["sudo", "-n", "systemd-run"]
 
 
 @pytest.mark.parametrize(
@@ -193,3 +240,92 @@ def test_conflicting_unit_is_restarted_after_an_interrupt(tmp_path: Path, shim: 
     names = [" ".join(c) for c in _commands(shim)]
     assert "systemctl stop sglang-k26.service" in names
     assert names.index("systemctl start sglang-k26.service") > names.index("systemctl stop sglang-k26.service")
+
+
+@pytest.mark.integration
+def test_secrets_reach_no_sink_of_a_whole_search_through_systemd(
+    tmp_path: Path, shim: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A search whose base holds an env secret, a secret flag and one only the host's parser
+    documents (watermark-config, left out of the facts given to the config): the database
+    file, the log lines, what the terminal shows, the exports, every command the systemd
+    stand-in received, every process table sampled while it ran and the files left on the
+    host hold none of them. The launch carried them in its two files instead."""
+    import threading
+    import time
+
+    from autofix import logs
+    from autofix.cli import SearchView
+    from autofix.export import ExportContext, render
+
+    secrets = ["hf_WholeRun1secret", "sk-WholeRun2secret", "wmWholeRun3secret"]
+    text = (ROOT / "examples" / "k26-eagle3.yaml").read_text()
+    text = text.replace("port: 30001", f"port: {30600 + os.getpid() % 300}").replace(
+        "  bench: {min_tokens_per_s: 26.3}     # optional: beat the autoregressive baseline\n", ""
+    )
+    text = text.replace("    NCCL_ALGO: Ring\n", f"    NCCL_ALGO: Ring\n    'HF_TOKEN': >-\n      {secrets[0]}\n")
+    text = text.replace(
+        "    port:", f'    api-key: "{secrets[1]}"\n    watermark-config: \'{{"key": "{secrets[2]}"}}\'\n    port:'
+    )
+    config = parse_base(text, source="whole.yaml", secret_flags=())  # watermark-config: the host tells
+    assert "watermark-config" not in config.secrets.flags
+    host = LocalHost(workdir=str(tmp_path / "work"))
+    logs.configure(json_lines=True, verbose=True)
+    view = SearchView(config, quiet=False)
+    runner = Runner(
+        config,
+        SearchOptions(
+            gates=(Gate.PREFLIGHT, Gate.START, Gate.READY, Gate.SMOKE), max_attempts=8, max_time=300, host_label="local"
+        ),
+        store=open_store(f"sqlite:///{tmp_path / 'runs.db'}"),
+        host=host,
+        target=make_target("sim", config, sim_load_s=0.5),
+        catalog=load_catalog(),
+        services=SystemdManager(host, sys.executable),
+        events=view.on_event,
+    )
+    seen_in_ps: list[str] = []
+    running = True
+
+    def sample() -> None:
+        while running:
+            for pid in filter(str.isdigit, os.listdir("/proc")):
+                try:
+                    cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
+                except OSError:
+                    continue
+                seen_in_ps.extend(s for s in secrets if s in cmdline)
+            time.sleep(0.02)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    try:
+        result = runner.run()
+    finally:
+        running = False
+        sampler.join()
+        view.close()
+    assert result.winner is not None and result.launches == 1
+    summary = json.dumps(result.to_json())  # what search --json prints
+    assert not [s for s in secrets if s in summary] and not [g for g in result.gave_up if "api-key" in g]
+    out = capsys.readouterr()
+    store = open_store(f"sqlite:///{tmp_path / 'runs.db'}")
+    run = store.run(result.run.id)
+    exported = parse_base(run.base_text, source="whole.yaml")
+    winner = store.attempt(result.winner.id)
+    ctx = ExportContext(exported, winner.candidate, run_id=run.id, attempt_id=winner.id)
+    exports = "".join(render(fmt, ctx) for fmt in ("unit", "argv", "env", "yaml"))
+    database = b"".join(p.read_bytes() for p in tmp_path.glob("runs.db*"))
+    left = b"".join(p.read_bytes() for p in (tmp_path / "work").rglob("*") if p.is_file())
+    left += b"".join(p.read_bytes() for p in Path(os.environ["SHIM_STATE"]).rglob("*") if p.is_file())
+    commands = shim.read_text()
+    for secret in secrets:
+        assert secret.encode() not in database, ("store", secret)
+        assert secret not in out.out + out.err, ("logs and terminal", secret)
+        assert secret not in exports, ("exports", secret)
+        assert secret not in commands, ("host commands", secret)
+        assert secret.encode() not in left, ("files left on the host", secret)
+    assert not seen_in_ps
+    launch = next(json.loads(line) for line in commands.splitlines() if json.loads(line)[0] == "systemd-run")
+    assert any(a.startswith("--property=EnvironmentFile=") for a in launch) and launch[-2] == "--config"
+    assert "watermark-config: ..." in render("unit", ctx)  # the host's parser made it a secret

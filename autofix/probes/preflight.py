@@ -8,7 +8,7 @@ everything SGLang prints is moved to stderr so it cannot corrupt them):
 
     -> hello   {"event": "ready", "version": "0.5.23", "simulated": false, "import_s": 11.2,
                 "python": "3.11.7", "steps": ["prepare_server_args", "resolve_once", ...],
-                "parser": {"flags": {name: {kind, type, choices, default, deprecated}},
+                "parser": {"flags": {name: {kind, type, choices, default, deprecated, help}},
                            "aliases": {other spelling: name}}}
                or {"event": "error", "kind": "no_sglang", "output": "<traceback>"} and exit 3
     <- request {"id": "a1", "argv": ["--model-path", ...], "timeout": 120}
@@ -122,6 +122,10 @@ def _parser_facts(server_args_cls: type) -> dict[str, Any]:
         if action.default is not None and action.default is not argparse.SUPPRESS:
             info["default"] = _jsonable(action.default)
         help_text = str(action.help or "")
+        if info["kind"] == "value" and kind_of in (None, "str") and action.choices is None:
+            # Free text: the controller reads the help for what it documents as a secret
+            # (a key, a token, a password: autofix/secrets.py), so it never shows in clear.
+            info["help"] = help_text[:300]
         new_flag = getattr(action, "new_flag", None)
         if "deprecat" in help_text.lower() or "Deprecated" in type(action).__name__:
             info["deprecated"] = str(new_flag) if new_flag else help_text[:200]

@@ -21,7 +21,10 @@ the kernel handed to an unrelated process after the candidate died is left alone
     supervise.py stop DIR [GRACE]       SIGTERM the candidate, SIGKILL after GRACE s
     supervise.py listeners PORT [TOKEN] prints who listens on PORT, and whether it is TOKEN
 
-Files in DIR: log, pid, supervisor.pid, identity.json, exit.json, start.lock.
+Files in DIR: log, pid, supervisor.pid, identity.json, exit.json, start.lock. The env
+(secrets among it) is read from env.json and the file removed at once; secret-args.yaml
+(the secret flags, SGLang's --config file, read by the server when it starts) is removed
+when the candidate ends or is stopped: nothing secret stays in DIR after the attempt.
 """
 
 from __future__ import annotations
@@ -88,12 +91,28 @@ def start(directory: str, argv: list[str]) -> int:
         return _start_new(directory, argv, guard.fileno())
 
 
+SECRET_FILES = ("env.json", "secret-args.yaml")
+
+
+def _forget_secrets(directory: str) -> None:
+    for name in SECRET_FILES:
+        try:
+            os.unlink(os.path.join(directory, name))
+        except OSError:
+            pass
+
+
 def _start_new(directory: str, argv: list[str], guard: int) -> int:
     """Fork the supervisor, which forks and execs the candidate. ``guard`` is the start
     lock's descriptor: the supervisor lets go of it once the candidate's identity is on
     disk (a flock lasts while any process holds the descriptor)."""
-    with open(os.path.join(directory, "env.json")) as fh:
+    env_path = os.path.join(directory, "env.json")
+    with open(env_path) as fh:
         spec = json.load(fh)
+    try:
+        os.unlink(env_path)  # read once: the secrets in it are in memory from here on
+    except OSError:
+        pass
     env = dict(os.environ)
     env.update({str(k): str(v) for k, v in spec.get("env", {}).items()})
     for name in spec.get("unset", []):
@@ -185,6 +204,7 @@ def _start_new(directory: str, argv: list[str], guard: int) -> int:
     sig = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
     if sig is not None:
         _log_signal_death(log_path, os.path.basename(directory), sig, os.WCOREDUMP(status))
+    _forget_secrets(directory)
     _write(
         os.path.join(directory, "exit.json"),
         json.dumps({"code": code, "signal": sig, "at": time.time(), "pid": child}),
@@ -271,6 +291,7 @@ def stop(directory: str, grace: float) -> dict[str, Any]:
     deadline = time.time() + 10.0
     while time.time() < deadline and _supervisor_alive(directory):
         time.sleep(0.05)
+    _forget_secrets(directory)
     return status(directory)
 
 

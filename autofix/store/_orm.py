@@ -104,3 +104,13 @@ class EdgeRow(Base):
     move_json: Mapped[str] = mapped_column(Text)
     rank: Mapped[int] = mapped_column(Integer)
     class_id: Mapped[str | None] = mapped_column(String(100))
+
+
+class MetaRow(Base):
+    """Facts about the store itself: ``autofix_version`` (the autofix that migrated it to
+    ``schema_revision``), read by an older autofix to say which version it needs."""
+
+    __tablename__ = "autofix_meta"
+
+    key: Mapped[str] = mapped_column(String(100), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)

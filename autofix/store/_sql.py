@@ -4,7 +4,13 @@ Alembic migrations are applied when the store is opened. Every method is one sho
 transaction, so a killed controller leaves everything it wrote committed: an attempt
 row is written (``running``) before its candidate is launched and completed after.
 Foreign exceptions become :class:`StoreError` here; values returned are frozen model
-values, never ORM rows.
+values, never ORM rows. A store of a schema revision this autofix does not know is
+refused before anything changes, naming the autofix that wrote it; a row that does not
+read (an unknown state, broken JSON) is a StoreError naming its table and id.
+
+Nothing secret is written: every text and JSON column passes through the process's
+secrets (autofix/secrets.py): candidates redacted by name, every other text scrubbed of
+the secret values (servers print their arguments, so evidence and log lines hold them).
 """
 
 from __future__ import annotations
@@ -18,7 +24,11 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import create_engine, event, func, select
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from alembic.script.revision import RevisionError
+from alembic.util.exc import CommandError
+from sqlalchemy import Connection, create_engine, delete, event, func, insert, inspect, select
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlalchemy.orm import Session, selectinload, sessionmaker
@@ -39,8 +49,17 @@ from ..model import (
     pairs,
 )
 from ..resources import data_path
-from ._orm import AttemptRow, EdgeRow, RunRow, VerdictRow
+from ..secrets import kept_out
+from ._orm import AttemptRow, EdgeRow, MetaRow, RunRow, VerdictRow
 from .values import Edge
+
+# The package a missing DBAPI driver comes from, by SQLAlchemy backend name.
+_DRIVER_PACKAGES = {"mysql": "mysqlclient (or use mysql+pymysql:// with pymysql)", "postgresql": "psycopg2-binary"}
+_DRIVER_PACKAGES["postgresql+psycopg"] = "'psycopg[binary]'"
+
+
+class _BadRow(Exception):
+    """A stored row that does not read: the message names its table, id and column."""
 
 
 def _now() -> datetime:
@@ -69,20 +88,60 @@ class SqlStore:
             if parsed.get_backend_name() == "sqlite":
                 event.listen(self.engine, "connect", _sqlite_pragmas)
             self._migrate()
+        except ImportError as exc:  # create_engine imports the URL's DBAPI driver
+            backend = parsed.get_backend_name()
+            package = _DRIVER_PACKAGES.get(parsed.drivername) or _DRIVER_PACKAGES.get(backend) or exc.name
+            raise StoreError(
+                f"{_safe(url)}: the {backend} driver is not installed (no module {exc.name!r}): pip install {package}"
+            ) from None
         except SQLAlchemyError as exc:
             raise StoreError(f"{_safe(url)}: cannot open the store: {_first_line(exc)}") from None
         self._session = sessionmaker(self.engine, expire_on_commit=False)
 
     def _migrate(self) -> None:
         """Bring the schema to head; two processes opening a new store at once take turns
-        (a file lock beside a SQLite file, an advisory lock on PostgreSQL)."""
+        (a file lock beside a SQLite file, an advisory lock on PostgreSQL). A revision this
+        autofix does not know (a newer one wrote the store) is refused, nothing changed."""
         cfg = Config()
         cfg.set_main_option("script_location", str(data_path("migrations")))
+        script = ScriptDirectory.from_config(cfg)
         with self._migration_turn(), self.engine.begin() as conn:
             if conn.dialect.name == "postgresql":
                 conn.exec_driver_sql("SELECT pg_advisory_xact_lock(727370)")
+            before = MigrationContext.configure(conn).get_current_heads()
+            for revision in before:
+                if not _knows(script, revision):
+                    raise StoreError(self._newer_message(conn, revision, script.get_current_head()))
             cfg.attributes["connection"] = conn
             command.upgrade(cfg, "head")
+            self._record_version(conn, script.get_current_head())
+
+    def _newer_message(self, conn: Connection, revision: str, head: str | None) -> str:
+        from .. import __version__
+
+        writer = "a newer autofix"
+        if inspect(conn).has_table(MetaRow.__tablename__):
+            found = conn.execute(select(MetaRow.value).where(MetaRow.key == "autofix_version")).scalar()
+            if found:
+                writer = f"autofix {found}"
+        return (
+            f"{_safe(self.url)}: the store is at schema revision {revision}, which this autofix ({__version__}, "
+            f"revisions up to {head}) does not know; it was written by {writer}: use that version or newer"
+        )
+
+    @staticmethod
+    def _record_version(conn: Connection, head: str | None) -> None:
+        """Which autofix brought the store to this revision (an older one will say it)."""
+        from .. import __version__
+
+        rows = {key: value for key, value in conn.execute(select(MetaRow.key, MetaRow.value))}
+        if rows.get("schema_revision") == head:
+            return
+        conn.execute(delete(MetaRow).where(MetaRow.key.in_(["autofix_version", "schema_revision"])))
+        conn.execute(
+            insert(MetaRow),
+            [{"key": "autofix_version", "value": __version__}, {"key": "schema_revision", "value": str(head)}],
+        )
 
     @contextmanager
     def _migration_turn(self) -> Iterator[None]:
@@ -112,6 +171,8 @@ class SqlStore:
                 yield session
         except SQLAlchemyError as exc:
             raise StoreError(f"{_safe(self.url)}: {_first_line(exc)}") from None
+        except _BadRow as exc:
+            raise StoreError(f"{_safe(self.url)}: {exc}") from None
 
     # --- runs --------------------------------------------------------------------------
     def create_run(
@@ -126,18 +187,28 @@ class SqlStore:
     ) -> Run:
         with self._tx() as s:
             row = RunRow(
-                name=name,
-                base_path=base_path,
-                base_text=base_text,
+                name=_scrub(name),
+                base_path=_scrub(base_path),
+                base_text=_scrub(base_text),
                 host=host,
                 target=target,
                 status=RunStatus.RUNNING.value,
                 started_at=_now(),
-                options_json=json.dumps(options or {}, default=str),
+                options_json=_dumps(options or {}),
             )
             s.add(row)
             s.flush()
             return _run(row)
+
+    def redact_base_text(self, run_id: int, text: str) -> None:
+        """Write a run's base text again (the host's parser named a secret the stored text
+        still held). SQLite zeroes the old content (secure_delete) and the WAL, which may
+        still hold the old page, is checkpointed and truncated."""
+        with self._tx() as s:
+            self._run_row(s, run_id).base_text = _scrub(text)
+        if self.engine.dialect.name == "sqlite":
+            with self.engine.connect() as conn:
+                conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
 
     def set_run_version(self, run_id: int, version: str) -> None:
         with self._tx() as s:
@@ -189,9 +260,9 @@ class SqlStore:
                 run_id=run_id,
                 seq=seq,
                 candidate_key=candidate.key,
-                candidate_json=json.dumps(candidate.redacted().to_json()),
+                candidate_json=_candidate_json(candidate),
                 parent_id=parent_id,
-                move_json=json.dumps(move.to_json()) if move else None,
+                move_json=_dumps(move.to_json()) if move else None,
                 state=AttemptState.RUNNING.value,
                 host=host,
                 target_version=target_version,
@@ -226,8 +297,8 @@ class SqlStore:
             row.state = state.value
             row.ended_at = _now()
             row.cached_from = cached_from
-            row.resolved_json = json.dumps(resolved or {}, default=repr)
-            row.log_excerpt = log_excerpt
+            row.resolved_json = _dumps(resolved or {})
+            row.log_excerpt = _scrub(log_excerpt)
             for position, verdict in enumerate(verdicts):
                 s.add(
                     VerdictRow(
@@ -236,17 +307,17 @@ class SqlStore:
                         gate=verdict.gate.value,
                         ok=verdict.ok,
                         seconds=verdict.seconds,
-                        detail=verdict.detail,
+                        detail=_scrub(verdict.detail),
                     )
                 )
             if failure is not None:
                 row.failure_gate = failure.gate.value
                 row.failure_class = failure.class_id
                 row.fingerprint = failure.fingerprint
-                row.exception = failure.exception
-                row.message = failure.message
-                row.frame_json = json.dumps(failure.frame.to_json()) if failure.frame else None
-                row.evidence = failure.evidence
+                row.exception = _scrub(failure.exception)
+                row.message = _scrub(failure.message)
+                row.frame_json = _dumps(failure.frame.to_json()) if failure.frame else None
+                row.evidence = _scrub(failure.evidence)
                 row.host_fault = failure.host_fault
             s.flush()
             s.refresh(row, ["verdicts"])
@@ -262,7 +333,7 @@ class SqlStore:
 
     def set_service(self, attempt_id: int, service: dict[str, Any]) -> None:
         with self._tx() as s:
-            self._attempt_row(s, attempt_id).service_json = json.dumps(service)
+            self._attempt_row(s, attempt_id).service_json = _dumps(service)
 
     def candidate_key(self, attempt_id: int) -> str:
         """The key of the attempt's real candidate (its stored JSON is redacted)."""
@@ -271,8 +342,8 @@ class SqlStore:
 
     def service_of(self, attempt_id: int) -> dict[str, Any] | None:
         with self._tx() as s:
-            raw = self._attempt_row(s, attempt_id).service_json
-            return dict(json.loads(raw)) if raw else None
+            row = self._attempt_row(s, attempt_id)
+            return dict(_loads(row.service_json, "attempts", row.id, "service_json")) if row.service_json else None
 
     def interrupt_running(self, run_id: int) -> list[Attempt]:
         """Attempts a dead controller left ``running`` become ``interrupted``; returns them."""
@@ -340,7 +411,10 @@ class SqlStore:
                 continue
             if r.state not in (AttemptState.PASSED.value, AttemptState.FAILED.value):
                 continue
-            key = (parent.failure_class, Move.from_json(json.loads(r.move_json)).label())
+            move = _read(
+                Move.from_json, _loads(r.move_json, "attempts", r.id, "move_json"), "attempts", r.id, "move_json"
+            )
+            key = (parent.failure_class, move.label())
             tries[key] = tries.get(key, 0) + 1
             if r.state == AttemptState.PASSED.value or r.failure_class != parent.failure_class:
                 fixes[key] = fixes.get(key, 0) + 1
@@ -390,8 +464,8 @@ class SqlStore:
                         run_id=run_id,
                         parent_key=parent_key,
                         child_key=child.key,
-                        child_json=json.dumps(child.redacted().to_json()),
-                        move_json=json.dumps(move.to_json()),
+                        child_json=_candidate_json(child),
+                        move_json=_dumps(move.to_json()),
                         rank=rank,
                         class_id=class_id,
                     )
@@ -404,8 +478,16 @@ class SqlStore:
                 Edge(
                     parent_key=r.parent_key,
                     child_key=r.child_key,
-                    child=Candidate.from_json(json.loads(r.child_json)),
-                    move=Move.from_json(json.loads(r.move_json)),
+                    child=_read(
+                        Candidate.from_json,
+                        _loads(r.child_json, "edges", r.id, "child_json"),
+                        "edges",
+                        r.id,
+                        "child_json",
+                    ),
+                    move=_read(
+                        Move.from_json, _loads(r.move_json, "edges", r.id, "move_json"), "edges", r.id, "move_json"
+                    ),
                     rank=r.rank,
                     class_id=r.class_id,
                 )
@@ -419,6 +501,8 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cursor.execute("PRAGMA busy_timeout=30000")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA synchronous=NORMAL")
+    # Rows rewritten to take a secret out leave no copy in freed pages.
+    cursor.execute("PRAGMA secure_delete=ON")
     cursor.close()
 
 
@@ -434,9 +518,50 @@ def _safe(url: str) -> str:
         return url
 
 
+# --- writing: nothing secret -------------------------------------------------------------------
+
+
+def _scrub(text: str) -> str:
+    return kept_out().scrub(text)
+
+
+def _dumps(data: Any) -> str:
+    """JSON of a tree whose strings are scrubbed first (scrubbing JSON text could cut it)."""
+    return json.dumps(kept_out().scrub_tree(json.loads(json.dumps(data, default=repr))))
+
+
+def _candidate_json(candidate: Candidate) -> str:
+    return _dumps(kept_out().redact(candidate).to_json())
+
+
+# --- reading: a row that does not read names itself -------------------------------------------
+
+
+def _loads(raw: str | None, table: str, row_id: int, column: str) -> Any:
+    try:
+        return json.loads(raw or "")
+    except ValueError:
+        raise _BadRow(f"{table} row {row_id}: {column} is not valid JSON") from None
+
+
+def _read(build: Any, data: Any, table: str, row_id: int, column: str) -> Any:
+    try:
+        return build(data)
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+        raise _BadRow(f"{table} row {row_id}: {column} does not hold what autofix writes there") from None
+
+
+def _enum(kind: Any, value: str | None, table: str, row_id: int, column: str) -> Any:
+    try:
+        return kind(value)
+    except ValueError:
+        raise _BadRow(f"{table} row {row_id}: unknown {column} {value!r}") from None
+
+
 def _run(row: RunRow) -> Run:
     started = _aware(row.started_at)
     assert started is not None
+    options = _loads(row.options_json or "{}", "runs", row.id, "options_json")
     return Run(
         id=row.id,
         name=row.name,
@@ -444,11 +569,11 @@ def _run(row: RunRow) -> Run:
         base_text=row.base_text,
         host=row.host,
         target=row.target,
-        status=RunStatus(row.status),
+        status=_enum(RunStatus, row.status, "runs", row.id, "status"),
         started_at=started,
         ended_at=_aware(row.ended_at),
         winner_id=row.winner_id,
-        options=pairs(json.loads(row.options_json or "{}")),
+        options=_read(pairs, options, "runs", row.id, "options_json"),
     )
 
 
@@ -457,10 +582,16 @@ def _attempt(row: AttemptRow, verdicts: Sequence[VerdictRow]) -> Attempt:
     if row.failure_gate is not None:
         frame = None
         if row.frame_json:
-            f = json.loads(row.frame_json)
-            frame = Frame(f["file"], int(f["line"]), f["function"], f.get("source", ""))
+            f = _loads(row.frame_json, "attempts", row.id, "frame_json")
+            frame = _read(
+                lambda d: Frame(d["file"], int(d["line"]), d["function"], d.get("source", "")),
+                f,
+                "attempts",
+                row.id,
+                "frame_json",
+            )
         failure = Failure(
-            gate=Gate(row.failure_gate),
+            gate=_enum(Gate, row.failure_gate, "attempts", row.id, "failure_gate"),
             class_id=row.failure_class,
             fingerprint=row.fingerprint or "",
             exception=row.exception or "",
@@ -471,21 +602,33 @@ def _attempt(row: AttemptRow, verdicts: Sequence[VerdictRow]) -> Attempt:
         )
     started = _aware(row.started_at)
     assert started is not None
+    candidate = _loads(row.candidate_json, "attempts", row.id, "candidate_json")
+    move = _loads(row.move_json, "attempts", row.id, "move_json") if row.move_json else None
+    resolved = _loads(row.resolved_json or "{}", "attempts", row.id, "resolved_json")
     return Attempt(
         id=row.id,
         run_id=row.run_id,
         seq=row.seq,
-        candidate=Candidate.from_json(json.loads(row.candidate_json)),
+        candidate=_read(Candidate.from_json, candidate, "attempts", row.id, "candidate_json"),
         parent_id=row.parent_id,
-        move=Move.from_json(json.loads(row.move_json)) if row.move_json else None,
-        state=AttemptState(row.state),
+        move=_read(Move.from_json, move, "attempts", row.id, "move_json") if move is not None else None,
+        state=_enum(AttemptState, row.state, "attempts", row.id, "state"),
         started_at=started,
         ended_at=_aware(row.ended_at),
-        verdicts=tuple(GateVerdict(Gate(v.gate), v.ok, v.seconds, v.detail) for v in verdicts),
+        verdicts=tuple(
+            GateVerdict(_enum(Gate, v.gate, "verdicts", v.id, "gate"), v.ok, v.seconds, v.detail) for v in verdicts
+        ),
         failure=failure,
-        resolved=pairs(json.loads(row.resolved_json or "{}")),
+        resolved=_read(pairs, resolved, "attempts", row.id, "resolved_json"),
         launched=bool(row.launched),
         log_excerpt=row.log_excerpt or "",
         cached_from=row.cached_from,
         plan=GatePlan.from_json(json.loads(row.plan_json)) if row.plan_json else None,
     )
+
+
+def _knows(script: ScriptDirectory, revision: str) -> bool:
+    try:
+        return script.get_revision(revision) is not None
+    except (CommandError, RevisionError):
+        return False

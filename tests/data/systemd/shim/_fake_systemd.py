@@ -15,6 +15,10 @@ import sys
 import time
 import uuid
 
+# systemd's EnvironmentFile= rules, as the tests implement them from man systemd.exec.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
+from systemd_rules import parse_environment_file
+
 STATE = os.environ["SHIM_STATE"]
 SUPERVISE = os.environ["SHIM_SUPERVISE"]
 
@@ -49,6 +53,18 @@ def systemd_run(args):
     cmd = args[args.index("--") + 1 :]
     unit = next(a.split("=", 1)[1] for a in opts if a.startswith("--unit=")) + ".service"
     env = dict(a.split("=", 1)[1].split("=", 1) for a in opts if a.startswith("--setenv="))
+    for opt in opts:
+        # Like systemd, the env file is read as the unit starts: it may be gone later.
+        if opt.startswith("--property=EnvironmentFile="):
+            path = opt.split("=", 2)[2]
+            optional = path.startswith("-")
+            try:
+                with open(path.lstrip("-"), encoding="utf-8") as fh:
+                    env.update(parse_environment_file(fh.read()))
+            except OSError:
+                if not optional:
+                    sys.stderr.write(f"Failed to load environment files: {path}\n")
+                    return 1
     d = unit_dir(unit)
     os.makedirs(d, exist_ok=True)
     with open(os.path.join(d, "env.json"), "w") as fh:
