@@ -32,7 +32,7 @@ from .config import BaseConfig, load_base, parse_base, parse_duration
 from .errors import AutofixError, ConfigError, InputError
 from .export import FORMATS, ExportContext, render
 from .hosts.base import Host
-from .model import Attempt, AttemptState, Gate, Move, Run, RunStatus, diff
+from .model import Attempt, AttemptState, Gate, Run, RunStatus, diff
 from .services import ServiceManager
 from .store import Store, default_url, open_store
 from .targets import Target
@@ -854,7 +854,7 @@ def export(run_id: int, fmt: str, output: str | None, db_url: str | None) -> Non
         raise InputError(f"run {run_id}: has no winner to export (status {run.status.value})")
     winner = store.attempt(run.winner_id)
     config = parse_base(run.base_text, source=run.base_path)
-    moves = _path_moves(store, winner)
+    moves = store.path_moves(winner)
     ctx = ExportContext(
         config=config,
         candidate=winner.candidate,
@@ -869,18 +869,6 @@ def export(run_id: int, fmt: str, output: str | None, db_url: str | None) -> Non
         err.print(f"wrote {escape(output)} ({fmt}, run {run.id}, attempt {winner.id})")
     else:
         click.echo(text, nl=False)
-
-
-def _path_moves(store: Store, attempt: Attempt) -> list[Move]:
-    moves: list[Move] = []
-    node: Attempt | None = attempt
-    seen: set[int] = set()
-    while node is not None and node.id not in seen:
-        seen.add(node.id)
-        if node.move is not None:
-            moves.append(node.move)
-        node = store.attempt(node.parent_id) if node.parent_id else None
-    return list(reversed(moves))
 
 
 # --- graph -----------------------------------------------------------------------------------
@@ -936,8 +924,14 @@ def _dot_to_svg(dot: str) -> str:
     help="The gate the failure happened at (some classes only match at one).",
 )
 @click.option("--json", "as_json", is_flag=True)
+@click.option(
+    "--python",
+    "python_path",
+    help="An SGLang install's python: the failing frame's file is read from its site-packages, "
+    "so the moves match what a search on that host would propose.",
+)
 @handles_errors
-def classify_cmd(source: str, gate: str, as_json: bool) -> None:
+def classify_cmd(source: str, gate: str, as_json: bool, python_path: str | None) -> None:
     """Classify journal text offline (a file, or - for stdin) and suggest moves."""
     from .repair import offline_moves
 
@@ -951,7 +945,8 @@ def classify_cmd(source: str, gate: str, as_json: bool) -> None:
         except OSError as exc:
             raise InputError(f"{source}: cannot read: {exc.strerror}") from None
     diagnosis = classify(journal, catalog, Gate(gate))
-    moves = offline_moves(diagnosis, catalog)
+    frame_source = _installed_source(python_path, diagnosis.failure.frame) if python_path else None
+    moves = offline_moves(diagnosis, catalog, frame_source)
     f = diagnosis.failure
     if as_json:
         frame = f.frame.to_json() if f.frame else None
@@ -977,6 +972,30 @@ def classify_cmd(source: str, gate: str, as_json: bool) -> None:
         out.print("[bold]moves, best first:[/]")
         for m in moves:
             out.print(f"  {escape(m.label())}" + (" [dim](inferred)[/]" if m.inferred else ""))
+
+
+def _installed_source(python: str, frame: Any) -> str | None:
+    """The failing frame's file as installed for ``python`` (matched under site-packages)."""
+    import subprocess
+
+    if frame is None:
+        return None
+    try:
+        done = subprocess.run(
+            [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+            capture_output=True, text=True, timeout=60, check=False,
+        )  # fmt: skip
+    except OSError as exc:
+        raise InputError(f"--python {python}: cannot run: {exc.strerror}") from None
+    if done.returncode != 0 or not done.stdout.strip():
+        raise InputError(f"--python {python}: not a Python interpreter")
+    path = str(frame.file).replace("\\", "/")
+    marker = "site-packages/"
+    rel = path[path.rfind(marker) + len(marker) :] if marker in path else path[path.find("sglang/") :]
+    try:
+        return (Path(done.stdout.strip()) / rel).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
 
 
 DEFAULT_CAPTURES = Path("tests/data/journals/expected.yaml")

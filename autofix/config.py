@@ -2,7 +2,7 @@
 
 Pure: :func:`parse_base` takes the text and the name to blame in errors; only
 :func:`load_base` reads a file. Every key has a default except ``launch.args``; unknown
-keys, wrong types, flag names outside ``[a-z0-9-]+`` and values that could not reach a
+keys, wrong types, flag names that could not reach argv as the user's words and values that could not reach a
 process as one argument are refused with one line naming the file and the key path.
 """
 
@@ -21,6 +21,11 @@ from .errors import ConfigError
 from .model import Candidate
 
 FLAG_NAME = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+# A flag as the user's command spelled it (``reasoning_parser``, ``---page-size``,
+# ``Trust-Remote-Code``, ``a--b``, a split ``- -flag``): the repair maps it to what the
+# target's parser knows. One or two words of letters, digits, ``_ . -``; nothing a shell,
+# a unit file or argv would read otherwise (no '=', quotes, control characters).
+FLAG_SPELLING = re.compile(r"^-*[A-Za-z0-9_][A-Za-z0-9_.-]*$|^-+ -+[A-Za-z0-9_][A-Za-z0-9_.-]*$")
 ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 UNIT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9:_.@-]*$")
 MODULE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
@@ -272,10 +277,11 @@ def _check_args(value: object, source: str) -> dict[str, object]:
         raise ConfigError(source, "launch.args", "must be a mapping of flag: value (flags without '--')")
     for flag, v in value.items():
         path = f"launch.args.{flag}"
-        if not isinstance(flag, str) or not FLAG_NAME.match(flag):
-            shown = str(flag)
-            hint = " (write flags without the leading '--')" if shown.startswith("-") else ""
-            raise ConfigError(source, path, f"flag names are lowercase letters, digits and dashes ([a-z0-9-]+){hint}")
+        if not isinstance(flag, str) or not FLAG_SPELLING.match(flag):
+            hint = " (write 'flag: value', not 'flag=value')" if "=" in str(flag) else ""
+            raise ConfigError(
+                source, path, f"flag names are letters, digits, '_', '.' and '-' (one word, no spaces){hint}"
+            )
         if isinstance(v, list):
             if not v:
                 _fail(source, path, "an empty list: write null or false to leave the flag out")

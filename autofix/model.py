@@ -64,6 +64,18 @@ def _scalar_text(value: object) -> str:
     return str(value)
 
 
+def flag_tokens(flag: str) -> list[str]:
+    """The argv words a flag's name stands for: ``page-size`` -> ``--page-size``.
+
+    A name written with its own dashes is the user's spelling, kept as typed so the
+    target's parser sees what the user's command had (``---page-size``); a name with a
+    space is the words of a split flag (``- -trust-remote-code``).
+    """
+    if " " in flag:
+        return flag.split()
+    return [flag] if flag.startswith("-") else [f"--{flag}"]
+
+
 @dataclass(frozen=True)
 class Candidate:
     """One concrete launch: ordered flags and environment. Immutable; edits return copies."""
@@ -105,7 +117,7 @@ class Candidate:
         """The command-line arguments, in the order the flags were written."""
         out: list[str] = []
         for flag, value in self.args:
-            out.append(f"--{flag}")
+            out.extend(flag_tokens(flag))
             if value is True:
                 continue
             if isinstance(value, tuple):
@@ -125,6 +137,15 @@ class Candidate:
 
     def without_arg(self, flag: str) -> Candidate:
         return replace(self, args=tuple((n, v) for n, v in self.args if n != flag))
+
+    def renamed(self, old: str, new: str) -> Candidate:
+        """``old`` spelled ``new`` in its place, value kept; if ``new`` is already set, ``old``
+        just goes (the candidate's own value for ``new`` wins)."""
+        if not self.has(old) or old == new:
+            return self
+        if self.has(new):
+            return self.without_arg(old)
+        return replace(self, args=tuple((new if n == old else n, v) for n, v in self.args))
 
     def with_env(self, name: str, value: str) -> Candidate:
         if name in self.env_dict():
@@ -222,6 +243,17 @@ def gave_up(base: Candidate, winner: Candidate, renamed: Mapping[str, str] | Non
     return out
 
 
+def renames(moves: Iterable[Move]) -> dict[str, str]:
+    """The flags a path of moves (base first) respelled: the base's spelling -> the last."""
+    out: dict[str, str] = {}
+    for move in moves:
+        for edit in move.edits:
+            if edit.op is EditOp.RENAME and isinstance(edit.value, str):
+                first = next((old for old, now in out.items() if now == edit.target), edit.target)
+                out[first] = edit.value
+    return out
+
+
 def added(base: Candidate, winner: Candidate, renamed: Mapping[str, str] | None = None) -> list[str]:
     """What the winner adds to the base (flags and env vars the operator did not write)."""
     spelled = set(base.args_dict()) | set((renamed or {}).values())
@@ -245,6 +277,9 @@ class EditOp(StrEnum):
     SCALE = "scale"
     SET_ENV = "set_env"
     UNSET_ENV = "unset_env"
+    # A flag the target's parser does not know, spelled as it knows it (value kept):
+    # target is the user's spelling, value the name the parser knows.
+    RENAME = "rename"
 
     @property
     def on_env(self) -> bool:
@@ -262,6 +297,8 @@ class Edit:
     def label(self) -> str:
         if self.op in (EditOp.DROP, EditOp.UNSET_ENV):
             return f"{self.op.value} {self.target}"
+        if self.op is EditOp.RENAME:
+            return f"rename {self.target} to {self.value}"
         if self.op is EditOp.SCALE:
             # A realized scale move holds the new value (the factor lives in the catalogue).
             return f"scale {self.target} to {self.value}"

@@ -42,6 +42,9 @@ class ProbeInfo:
     import_s: float
     python: str
     steps: tuple[str, ...]
+    # The installed parser's facts ({"flags": {...}, "aliases": {...}}), empty when the
+    # probe could not read them: flag facts and rename moves follow what the host runs.
+    parser: dict[str, Any] = field(default_factory=dict)
 
 
 class Preflight:
@@ -79,6 +82,7 @@ class Preflight:
             import_s=float(hello.get("import_s", 0.0)),
             python=str(hello.get("python", "")),
             steps=tuple(hello.get("steps", ())),
+            parser=dict(hello.get("parser") or {}) if isinstance(hello.get("parser"), dict) else {},
         )
         return self.info
 

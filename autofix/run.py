@@ -48,9 +48,11 @@ from .model import (
     added,
     gave_up,
     redact_text,
+    renames,
     secret_names,
 )
 from .preflight import Preflight, ProbeAnswer
+from .renames import base_warnings
 from .repair import apply, propose
 from .search import Child, Pick, Search
 from .services import ProcessManager, ServiceHandle, ServiceManager
@@ -347,7 +349,11 @@ class Runner:
                 info = self.preflight.info or self.preflight.start()
                 version, simulated = info.version, info.simulated
                 self.store.set_run_version(run.id, version)
+                # Flag facts and renames follow the parser the host runs, any version.
+                self.catalog = self.catalog.with_parser(info.parser, version)
             self.emit(RunStarted(run, version, simulated))
+            for line in base_warnings(self.config.base, self.catalog, version):
+                self.emit(Notice(line))
             log.info("run.start", run=run.id, host=self.options.host_label, target=self.target.kind, version=version)
             if self.config.service.conflicts and not hasattr(self.services, "stop_units"):
                 # Only a systemd host has the production units to stop.
@@ -436,11 +442,15 @@ class Runner:
         try:
             cached = self._cached(candidate, version)
             return self._from_cache(cached) if cached is not None else self._execute(run, attempt, candidate)
-        except HostLost as exc:
-            # The host, not the config, failed: recorded as such and never classified.
+        except HostError as exc:
+            # The host, not the config, failed: recorded as such and never classified, and
+            # whatever was launched is stopped. A dropped connection is tried again; any
+            # other host fault ends the search once the attempt is recorded.
             with contextlib.suppress(HostError):
                 self._stop_launched()
             self._launched_handle = None
+            if not isinstance(exc, HostLost):
+                self._fatal = exc
             return self._host_lost(_Outcome(AttemptState.HOST_LOST), Gate.START, str(exc))
 
     def _interrupted(self, attempts: Sequence[Attempt]) -> None:
@@ -535,13 +545,11 @@ class Runner:
         _hold("start")
         try:
             handle = self.services.start(name, candidate, self.target, self.config.launch.cwd)
-        except HostError as exc:
-            # Whatever did start is stopped; the attempt says why it ended. A dropped
-            # connection is the host's (tried again); any other start failure ends the run.
+        except HostLost as exc:
+            # The answer was lost with the connection: whatever did start is stopped (any
+            # other host fault reaches _outcome, which stops it too and ends the search).
             with contextlib.suppress(HostError):
                 self._stop_launched()
-            if not isinstance(exc, HostLost):
-                self._fatal = exc
             return self._host_lost(outcome, Gate.START, f"the start failed: {exc}")
         self._launched_handle = handle
         _hold("started")
@@ -741,13 +749,14 @@ class Runner:
         if winner is None:
             return RunResult(run, attempts, launches, None)
         base = self.config.base.redacted()
+        respelled = renames(self.store.path_moves(winner))
         return RunResult(
             run,
             attempts,
             launches,
             winner,
-            tuple(gave_up(base, winner.candidate)),
-            tuple(added(base, winner.candidate)),
+            tuple(gave_up(base, winner.candidate, respelled)),
+            tuple(added(base, winner.candidate, respelled)),
         )
 
     def _passed_before(self, run: Run, done: Sequence[Attempt]) -> RunResult | None:

@@ -2,7 +2,20 @@
 
 from __future__ import annotations
 
-from autofix.model import AttemptState, Candidate, Edit, EditOp, Gate, GatePlan, Move, added, diff, distance, gave_up
+from autofix.model import (
+    AttemptState,
+    Candidate,
+    Edit,
+    EditOp,
+    Gate,
+    GatePlan,
+    Move,
+    added,
+    diff,
+    distance,
+    gave_up,
+    renames,
+)
 
 
 def test_key_ignores_order_and_number_spelling() -> None:
@@ -108,3 +121,13 @@ def test_gave_up_says_what_the_winner_lost_in_the_operators_words() -> None:
     assert added(base, winner, renamed) == ["--speculative-num-steps 2"]
     same = Candidate.build({"speculative-eagle-topk": 4, "speculative-num-draft-tokens": 3, "tp": 8})
     assert gave_up(base.without_arg("enable-x").without_env("NCCL_PROTO").without_env("NCCL_ALGO"), same, renamed) == []
+
+
+def test_renames_follow_a_flag_through_every_respelling() -> None:
+    """A path that respells a flag twice maps the base's spelling to the last one."""
+    path = [
+        Move((Edit(EditOp.RENAME, "speculative_eagle_topk", "speculative-eagle-top-k"),)),
+        Move((Edit(EditOp.SET, "speculative-num-steps", "2"),)),
+        Move((Edit(EditOp.RENAME, "speculative-eagle-top-k", "speculative-eagle-topk"),)),
+    ]
+    assert renames(path) == {"speculative_eagle_topk": "speculative-eagle-topk"}

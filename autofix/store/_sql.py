@@ -351,6 +351,18 @@ class SqlStore:
             row = self._attempt_row(s, attempt_id)
             return _attempt(row, row.verdicts)
 
+    def path_moves(self, attempt: Attempt) -> list[Move]:
+        """The moves from the base to ``attempt`` (its ancestors' moves), base first."""
+        moves: list[Move] = []
+        node: Attempt | None = attempt
+        seen: set[int] = set()
+        while node is not None and node.id not in seen:
+            seen.add(node.id)
+            if node.move is not None:
+                moves.append(node.move)
+            node = self.attempt(node.parent_id) if node.parent_id else None
+        return moves[::-1]
+
     def attempts(self, run_id: int) -> list[Attempt]:
         with self._tx() as s:
             self._run_row(s, run_id)

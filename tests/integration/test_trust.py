@@ -92,3 +92,21 @@ def test_bad_port_or_working_directory_is_a_config_error(tmp_path: Path, change:
     assert words in done.stderr and len(done.stderr.strip().splitlines()) == 1
     assert not (tmp_path / "runs.db").exists()
     assert left_running(tmp_path) == []
+
+
+def test_a_misspelled_flag_is_renamed_not_dropped_and_the_run_says_what_it_gave_up(tmp_path: Path) -> None:
+    """`speculative-eagle-top-k: 4`: a warning when the base is loaded (from the host's own
+    parser), the rename is the first move (before any drop), and the end says what the
+    winner gave up from the base, on screen and in --json."""
+    base = tmp_path / "typo.yaml"
+    base.write_text(Path(SEED).read_text().replace("speculative-eagle-topk: 4", "speculative-eagle-top-k: 4"))
+    done = cli("search", "--base", str(base), "--host", "sim", "--json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "--speculative-eagle-top-k is not a flag of SGLang" in done.stderr
+    assert "did you mean --speculative-eagle-topk" in done.stderr
+    outcome = _last_json(done)
+    rows = json.loads(cli("history", str(outcome["run"]), "--json", cwd=tmp_path).stdout)["attempts"]
+    assert rows[1]["move_label"] == "rename speculative-eagle-top-k to speculative-eagle-topk"
+    assert all("drop" not in (r["move_label"] or "") for r in rows)
+    assert outcome["gave_up"] == ["--speculative-eagle-top-k: 4 -> 1 (as speculative-eagle-topk)"]
+    assert "gave up: --speculative-eagle-top-k: 4 -> 1" in done.stderr
