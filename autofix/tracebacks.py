@@ -801,7 +801,8 @@ class JournalParser:
             if orphan is not None:
                 self._start(key, stream, lead="")
                 tb = stream.open
-                assert tb is not None
+                if tb is None:
+                    return  # the cap is full: counted, not kept
                 tb.exc_type, tb.message_lines = orphan.group("type"), [orphan.group("msg")]
                 tb.state, tb.orphan = "message", True
                 self._in_message[key] = None
@@ -811,6 +812,9 @@ class JournalParser:
         if len(self._open_keys) >= MAX_OPEN:
             oldest = next(iter(self._heard))
             self._finish(oldest, self._streams[oldest], truncated=True)
+            if self._full:  # that one filled the cap: this one could only be dropped
+                self._dropped += 1
+                return
         self._order += 1
         stream.open = _Open(
             lead=lead,
