@@ -36,6 +36,8 @@ _SIGNAL_STRENGTH = (
     "segfault",
     "killed",
     "exit_status",
+    # An exception named in prose (a user's sentence, no traceback): the weakest evidence.
+    "quoted_exception",
 )
 _NOISE_TYPES = ("SystemExit", "KeyboardInterrupt")
 _EVIDENCE_LIMIT = 6000
@@ -112,6 +114,9 @@ def choose_subject(journal: Journal, package: str = "sglang") -> Subject | None:
         return Subject(root.exc_type, root.message, target_frame(root, package), traceback=root)
     for kind in _SIGNAL_STRENGTH:
         signal = journal.first_signal(kind)
+        if signal is not None and kind == "quoted_exception":
+            exc, _, msg = signal.line.partition(": ")
+            return Subject(exc, msg, None, signal=signal)
         if signal is not None:
             return Subject(kind, signal.line, None, signal=signal)
     if root is not None:

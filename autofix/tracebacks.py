@@ -4,12 +4,16 @@ Reads what a crashed server left behind in any of the forms an operator meets: p
 stderr, ``journalctl -o short`` / ``short-iso`` / ``short-precise``, and ``-o json``
 (where MESSAGE may be a byte array), behind a container's prefix (``docker compose logs``,
 ``docker logs --timestamps``, ``kubectl logs --prefix``, a Ray worker's), pasted without
-its indentation, or cut at the top (frames with no ``Traceback`` header, an exception line
-quoted alone). Lines are demultiplexed by process (journal PID)
+its indentation, quoted in an issue ("> "), a Ray worker's lines joined into one by a web
+page, or cut at the top (frames with no ``Traceback`` header, an exception line quoted
+alone); an exception named only inside a sentence is kept as the weakest evidence, used
+when the journal shows no traceback at all. Lines are demultiplexed by process (journal PID)
 and by SGLang's rank prefix (``[2026-05-25 19:34:29 TP3] ...``), so the tracebacks of
 nine interleaved processes come apart again. Memory stays bounded whatever the journal
 size: only open tracebacks, a few lines of context per process and capped result lists
-are kept.
+are kept (chains past MAX_CHAIN keep their first and newest links). Speed does not depend
+on what the journal holds: lines that cannot matter are skipped by block-wide C searches,
+and once MAX_TRACEBACKS are kept only failure lines are read, the rest counted.
 
 The root cause is chosen the way an expert reads a TP=8 crash: the first failing
 rank's original exception, not the parent's "scheduler died" wrapper, not the last
@@ -22,13 +26,19 @@ import json
 import re
 from collections import deque
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
-from typing import BinaryIO
+from dataclasses import dataclass, field, replace
+from typing import BinaryIO, NamedTuple
 
 from .model import Frame
 
 MAX_TRACEBACKS = 200
 MAX_SIGNALS = 200
+# Exceptions quoted inside prose ("the server dies with `RuntimeError: x`"): the weakest
+# evidence there is, used only when nothing else explains a failure; few are worth keeping.
+MAX_QUOTED = 16
+# Exceptions chained ("During handling ...") deeper than this keep the first (the root
+# cause) and the last ones; chain_list() walks no further either.
+MAX_CHAIN = 32
 MAX_FRAMES = 200
 # Past MAX_FRAMES the middle goes: the outermost HEAD_FRAMES (how it started) and the
 # innermost rest (where it failed: the root cause) are kept.
@@ -45,6 +55,7 @@ MAX_STREAMS = 4096
 # -- line prefixes --------------------------------------------------------------------------
 
 _MONTHS = "Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec"
+_MONTH_SET = frozenset(_MONTHS.split("|"))
 # journalctl -o short: "May 25 19:34:29 host ident[pid]: msg"; short-iso / short-precise too.
 _JOURNAL_SHORT = re.compile(
     rf"^(?:(?:{_MONTHS}) [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)?"
@@ -67,7 +78,9 @@ _JOURNAL_META = re.compile(r"^-- (?:Boot |No entries|Logs begin|Journal begins|R
 # `docker logs --timestamps` (RFC 3339 with nanoseconds and Z; journalctl writes an offset).
 _COMPOSE = re.compile(r"^(?P<name>\[?[A-Za-z0-9][\w.-]*\]?) +\| ?")
 _KUBECTL = re.compile(r"^\[pod/(?P<name>[^\]\s]+)\] ")
-_RAY = re.compile(r"^\((?P<name>[\w.-]+) pid=(?P<pid>\d+)(?:, ip=[\w.:]+)?\) ")
+_RAY = re.compile(r"^\((?P<name>[\w.-]+) pid=(?P<pid>\d+)(?:, ip=[\w.:]+)?\)(?: |$)")
+# The same prefix anywhere in a line: a Ray worker's lines joined into one (a web page's copy).
+_RAY_ANY = re.compile(r"\([\w.-]+ pid=\d+(?:, ip=[\w.:]+)?\)(?: |$)")
 _DOCKER_TS = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ")
 
 # -- traceback grammar ----------------------------------------------------------------------
@@ -82,7 +95,10 @@ _REPEATED = re.compile(r"^\s*\[Previous line repeated \d+ more times?\]$")
 _EXC_LINE = re.compile(r"^(?P<type>(?:[A-Za-z_]\w*\.)*[A-Z]\w*)(?::(?: (?P<msg>.*))?)?$")
 # An exception line quoted alone (the traceback cut off above it, or never printed): only
 # types named like failures, so "Note: ..." or "Summary: ..." prose is not one.
-_ORPHAN = re.compile(r"^(?P<type>(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)): (?P<msg>\S.*)$")
+# ASCII names: a sentence in another script glued to "Exception:" is prose (see _name_before).
+_ORPHAN = re.compile(
+    r"^(?P<type>(?:[A-Za-z_]\w*\.)*(?:[A-Z]\w*(?:Error|Exception)|Exception)): (?P<msg>\S.*)$", re.ASCII
+)
 _CHAIN_CONTEXT = "During handling of the above exception, another exception occurred:"
 _CHAIN_CAUSE = "The above exception was the direct cause of the following exception:"
 
@@ -260,6 +276,9 @@ def root_cause(tracebacks: Iterable[Traceback]) -> Traceback | None:
 # -- the streaming parser -------------------------------------------------------------------
 
 
+_RawFrame = tuple[str, int, str, str]
+
+
 @dataclass
 class _Open:
     """A traceback being read."""
@@ -269,8 +288,9 @@ class _Open:
     order: int
     preceding: tuple[str, ...]
     last_line: int
-    frames: list[Frame] = field(default_factory=list)  # the outermost HEAD_FRAMES, then ...
-    inner: deque[Frame] | None = None  # ... the innermost (made when the head is full)
+    # (file, line, function, source): Frames are made only for what is kept, at the end.
+    frames: list[_RawFrame] = field(default_factory=list)  # the outermost HEAD_FRAMES, then ...
+    inner: deque[_RawFrame] | None = None  # ... the innermost (made when the head is full)
     omitted: int = 0
     expect_source: bool = False  # the last line was a frame: a flat paste's next line is its source
     orphan: bool = False  # an exception line quoted alone: only indented lines continue it
@@ -278,8 +298,11 @@ class _Open:
     message_lines: list[str] = field(default_factory=list)
     state: str = "frames"  # frames -> message -> blank -> chain:<kind>
     pending_source: list[str] = field(default_factory=list)
-    cause: Traceback | None = None
-    chain: str = ""
+    chain: str = ""  # how the link before this one led to it ("cause" / "context")
+    # The links read before this one, built only when the chain ends: the first of the chain
+    # (the root cause) and the newest; past MAX_CHAIN the middle goes, never built.
+    first: _Open | None = None
+    recent: deque[_Open] = field(default_factory=lambda: deque(maxlen=MAX_CHAIN - 2))
 
 
 @dataclass
@@ -288,9 +311,8 @@ class _Stream:
     open: _Open | None = None
 
 
-@dataclass(frozen=True)
-class _Line:
-    """One journal line taken apart: which process said it, and what."""
+class _Line(NamedTuple):
+    """One journal line taken apart: which process said it, and what (a tuple: made per line)."""
 
     pid_key: str  # "" for plain text, else "pid:<ident>[<pid>]"
     rank: str | None  # SGLang's rank prefix ("TP3", "" for the launcher), None: no prefix
@@ -301,6 +323,9 @@ class _Line:
 def _container(line: str) -> tuple[str, str]:
     """(a key naming the container, the line without its prefix); ("", line) if none."""
     first = line[:1]
+    if first == ">":  # quoted in an issue or a mail ("> ", "> > "): the quote says nothing
+        line = _unquote(line)
+        first = line[:1]
     if first.isdigit() and line[10:11] == "T":
         stamped = _DOCKER_TS.match(line)
         if stamped is not None:
@@ -321,6 +346,21 @@ def _container(line: str) -> tuple[str, str]:
     return "", line
 
 
+def _unquote(line: str) -> str:
+    while line[:1] == ">":
+        line = line[2:] if line[1:2] == " " else line[1:]
+    return line
+
+
+def _ray_pieces(line: str) -> list[str] | None:
+    """A line holding several Ray prefixes, cut before each; None for an ordinary line."""
+    starts = [m.start() for m in _RAY_ANY.finditer(line)]
+    if not starts or (len(starts) == 1 and (starts[0] == 0 or not line[: starts[0]].lstrip("> ").strip())):
+        return None
+    bounds = [0, *starts] if starts[0] > 0 else starts
+    return [line[a:b].rstrip() for a, b in zip(bounds, [*bounds[1:], len(line)], strict=True)]
+
+
 def _split(line: str) -> _Line | None:
     """Strip the container, journal and SGLang prefixes; None for journal meta lines."""
     owner, line = _container(line)
@@ -335,7 +375,7 @@ def _split(line: str) -> _Line | None:
             return _Line(head.pid_key, head.rank, head.body, parts if len(parts) > 1 else ())
     if line[:2] == "--" and _JOURNAL_META.match(line):
         return None
-    if line[:1].isalnum():
+    if (line[3:4] == " " and line[:3] in _MONTH_SET) or (line[4:5] == "-" and line[:1].isdigit()):
         match = _JOURNAL_SHORT.match(line)
         if match is not None and _looks_like_journal(match):
             return _sglang(f"pid:{match.group('ident')}[{match.group('pid') or ''}]", match.group("msg"))
@@ -352,12 +392,71 @@ def _sglang(pid_key: str, msg: str) -> _Line:
     return _Line(pid_key, None, msg)
 
 
-# A line that can matter when no traceback is open: it starts one, or is a failure line.
-# A case-sensitive superset of _SIGNAL_HINT, searched over whole blocks at C speed.
-_INTERESTING = re.compile(
-    r"Traceback \(most recent call last\)|rror|RROR|emory|NCCL|nccl|Errno|in use|Segment|SEGV|exit status"
-    r"|Kill|KILL|oom-kill|exited|signal 11|\"MESSAGE\":\[|Exception|Watchdog|File \""
+# Once MAX_TRACEBACKS are kept, a line can matter only as a failure signal: the lines
+# that can be one (a superset of _SIGNALS, literal so a block scan stays at C speed).
+_SIGNAL_BLOCK_PATTERN = (
+    r"error: |CUDA out of memory|OutOfMemoryError|Watchdog caught|Watchdog thread terminated|Watchdog timeout \("
+    r"|CUDA [Ee]rror: |NCCL WARN |nccl(?:InternalError|InvalidUsage|SystemError|UnhandledCudaError|RemoteError)"
+    r"|Errno 98|ddress already in use|Segmentation fault|SEGV|exit status 13[79]|signal 11|Killed|KILL|oom-kill"
+    r"|Main process exited|\"MESSAGE\":\["
 )
+_SIGNAL_BLOCK = re.compile(_SIGNAL_BLOCK_PATTERN)
+# A line that can matter when no traceback is open: it starts one (a header, a frame cut
+# from its header, an exception line quoted alone) or it is a failure line. The literals
+# are searched over whole blocks at C speed; an exception's name is found from its
+# "Error: " by _names (a regex started at every character would cost more, and one over
+# a long dotted run be quadratic).
+_INTERESTING = re.compile(r"Traceback \(most recent call last\)|File \"|" + _SIGNAL_BLOCK_PATTERN)
+_NEEDLE = re.compile(r"(?:Error|Exception): ")
+_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.")
+# What a line's prefix ends in (SGLang's and kubectl's "]", compose's "|", the journal's
+# ":", Ray's ")", docker's "Z", a quote's ">", JSON's quote).
+_PREFIX_ENDS = frozenset(']|:)Z>"\n')
+
+
+def _name_before(text: str, needle: int) -> int:
+    """Where the exception name whose "Error: " / "Exception: " is at ``needle`` starts,
+    or -1 if the characters there are no such name: dotted identifiers, the last one
+    CamelCase and ending in Error or Exception (or Python's own Exception), ASCII only."""
+    start = needle
+    while start > 0 and needle - start < 200 and text[start - 1] in _NAME_CHARS:
+        start -= 1
+    if needle - start >= 200:
+        return -1
+    dot = text.rfind(".", start, needle)
+    last = dot + 1 if dot >= 0 else start
+    if not text[last : last + 1].isupper() or (last == needle and text[needle] == "E" and text[needle + 1] == "r"):
+        return -1  # a lower-case word, or a bare "Error:" (a log level, not a class)
+    if dot >= 0:
+        for part in text[start:dot].split("."):
+            if not part or part[0].isdigit():
+                return -1
+    return start
+
+
+def _starts_line(text: str, start: int) -> bool:
+    """Whether a name at ``start`` starts its line: right after a prefix (and a blank),
+    or after a JSON message's escaped newline; not inside a sentence."""
+    if start == 0:
+        return True
+    before = text[start - 1]
+    if before == " " and start > 1:
+        before = text[start - 2]
+    return before in _PREFIX_ENDS or (before == "n" and text[start - 2 : start - 1] == "\\")
+
+
+def _quoted(text: str, start: int, needle: int) -> tuple[str, str] | None:
+    """The name at ``start`` and its message, quoted in a sentence; a name in backticks
+    ends its message at the closing one. None for an empty message."""
+    colon = text.index(": ", needle)
+    end = text.find("\n", colon)
+    message = text[colon + 2 : end if end >= 0 else len(text)]
+    if start > 0 and text[start - 1] == "`":
+        message = message.split("`", 1)[0]
+    message = message.strip()
+    return (text[start:colon], message) if message else None
+
+
 LOOKBACK_LINES = 2000
 STALE_LINES = 5000  # an open traceback that hears nothing for this long was cut off
 BLOCK_BYTES = 1 << 20
@@ -383,6 +482,8 @@ class JournalParser:
         self._tracebacks: list[Traceback] = []
         self._signals: list[Signal] = []
         self._dropped = 0
+        self._quoted: list[Signal] = []
+        self._stale_due = -1  # no open traceback can be stale before this line
         self._cut_lines = 0
         self._order = 0
         self._lines = 0
@@ -392,6 +493,57 @@ class JournalParser:
         self._block: list[str] = []
         self._block_index = -1
         self._carry = b""
+
+    @property
+    def _full(self) -> bool:
+        return len(self._tracebacks) >= MAX_TRACEBACKS
+
+    @property
+    def _quoting(self) -> bool:
+        """Quoted exceptions are still looked for: few found, and no traceback seen."""
+        return len(self._quoted) < MAX_QUOTED and not self._tracebacks and not self._open_keys
+
+    @property
+    def _signals_full(self) -> bool:
+        return len(self._signals) >= MAX_SIGNALS
+
+    def _names(self, text: str, pos: int, limit: int) -> int:
+        """The first exception name in ``text[pos:limit]`` that starts its line (-1: none).
+        Names inside sentences are kept as quoted exceptions meanwhile, while the journal
+        shows no traceback: they count at the end only if it never does."""
+        while True:
+            found = _NEEDLE.search(text, pos, limit)
+            if found is None:
+                return -1
+            needle = found.start()
+            if self._quoting and text.startswith("{", text.rfind("\n", 0, needle) + 1):
+                # A JSON journal's MESSAGE may escape the text around a name ("\u5931"):
+                # read the line decoded (_process looks for quoted names there).
+                return text.rfind("\n", 0, needle) + 1
+            start = _name_before(text, needle)
+            if start >= 0:
+                if _starts_line(text, start):
+                    return start
+                if self._quoting:
+                    quoted = _quoted(text, start, needle)
+                    if quoted is not None:
+                        self._order += 1
+                        line = f"{quoted[0]}: {quoted[1]}"[:2000]
+                        self._quoted.append(Signal("quoted_exception", line, order=self._order))
+            pos = found.end()
+
+    def _next_interesting(self, text: str, offset: int) -> int:
+        """Where the next line that can matter has its match in ``text`` (-1: none)."""
+        literal = _INTERESTING.search(text, offset)
+        if literal is None:
+            limit = len(text)
+        else:  # names up to the end of the literal's line: that line is read next anyway
+            limit = text.find("\n", literal.end())
+            limit = len(text) if limit < 0 else limit
+        name = self._names(text, offset, limit)
+        if literal is None or 0 <= name < literal.start():
+            return name
+        return literal.start()
 
     # public ----------------------------------------------------------------------------
     def feed(self, raw: str | bytes) -> None:
@@ -403,7 +555,12 @@ class JournalParser:
         self._lines += 1
         if len(line) > MAX_LINE:
             self._cut_lines += 1
-        self._process(line)
+        if self._quoting and line[:1] != "{":
+            self._names(line[:MAX_LINE], 0, len(line))  # quoted exceptions, as block mode finds them
+        if not self._full or self._open_keys or (not self._signals_full and _SIGNAL_BLOCK.search(line)):
+            self._process(line)
+        elif _TB_START in line:
+            self._dropped += 1
         self._recent.append(line[:MAX_LINE])
 
     def feed_block(self, text: str) -> None:
@@ -414,22 +571,40 @@ class JournalParser:
         lines = text.split("\n")
         if lines and lines[-1] == "":
             lines.pop()
-        marks = _line_numbers(text, _INTERESTING)
         if len(text) > MAX_LINE:  # a block shorter than the cap holds no line over it
             self._cut_lines += sum(1 for line in lines if len(line) > MAX_LINE)
         self._block = lines
         n = len(lines)
         i = 0
-        mark = 0
+        offset = 0  # where line i starts in text
         while i < n:
             if not self._open_keys:
-                while mark < len(marks) and marks[mark] < i:
-                    mark += 1
-                if mark == len(marks):
+                # Nothing open: jump to the next line that can matter, found at C speed.
+                # Once MAX_TRACEBACKS are kept only failure lines can, and the tracebacks
+                # of the lines jumped over are still counted (by their headers).
+                full = self._full
+                if full and self._signals_full:
+                    self._dropped += text.count(_TB_START, offset)
                     break
-                i = marks[mark]
+                if full:
+                    found = _SIGNAL_BLOCK.search(text, offset)
+                    at = found.start() if found is not None else -1
+                else:
+                    at = self._next_interesting(text, offset)
+                if at < 0:
+                    if full:
+                        self._dropped += text.count(_TB_START, offset)
+                    break
+                newline = text.rfind("\n", offset, at)
+                if newline >= 0:
+                    if full:
+                        self._dropped += text.count(_TB_START, offset, newline)
+                    i += text.count("\n", offset, newline + 1)
+                    offset = newline + 1
             self._block_index = i
-            self._process(lines[i].rstrip("\r"))
+            line = lines[i]
+            self._process(line.rstrip("\r"))
+            offset += len(line) + 1
             i += 1
         self._lines += n
         self._recent.extend(line[:MAX_LINE] for line in lines[-LOOKBACK_LINES:])
@@ -462,7 +637,8 @@ class JournalParser:
         ordered = sorted(self._tracebacks, key=lambda tb: tb.order)
         return Journal(
             tracebacks=tuple(ordered),
-            signals=tuple(self._signals),
+            # Prose naming an exception says something only when no traceback does.
+            signals=tuple(self._signals) + (() if self._tracebacks else tuple(self._quoted)),
             lines=self._lines,
             bytes=self._bytes,
             tail=tuple(list(self._recent)[-40:]),
@@ -480,8 +656,35 @@ class JournalParser:
         if not line:
             self._blank_line()
             return
+        first = line[0]
+        if first in " \t":
+            # Indented: no container, journal or SGLang prefix starts with a blank, and most
+            # lines of a traceback are indented. Plain text, routed like any unprefixed line.
+            self._plain(line)
+            return
+        if "pid=" in line and line.count(" pid=") > 1:
+            pieces = _ray_pieces(line)
+            if pieces is not None:
+                for piece in pieces:
+                    self._process(piece)
+                return
+        if (
+            (first.isalpha() or first == "_")
+            and "| " not in line[:64]
+            and not (line[3:4] == " " and line[:3] in _MONTH_SET)
+        ):
+            # A word first and no compose or journal prefix: plain too ("Traceback ...",
+            # "ValueError: x", "During handling ...").
+            self._plain(line)
+            return
         split = _split(line)
         if split is None:
+            return
+        if first == "{" and self._quoting:
+            for text in split.parts or (split.body,):
+                self._names(text, 0, len(text))  # a JSON MESSAGE, decoded
+        if not split.body and split.rank is None and not split.parts:
+            self._blank_line()  # a prefix with nothing after it (Ray's, a quote's): an empty line
             return
         if self._open_keys:
             self._close_stale()
@@ -489,6 +692,14 @@ class JournalParser:
         for part in split.parts[1:]:
             inner = _sglang(split.pid_key, part)
             self._message(inner.pid_key, inner.rank, inner.body, part)
+
+    def _plain(self, line: str) -> None:
+        """A line with no prefix of any kind (what _split would make of it, sooner)."""
+        if self._open_keys:
+            self._close_stale()
+        key = self._route_unprefixed("")
+        stream = self._streams.get(key)
+        self._line(key, stream if stream is not None else self._stream(key), line)
 
     def _blank_line(self) -> None:
         # A blank line matters only inside a traceback (it separates chained exceptions).
@@ -500,15 +711,21 @@ class JournalParser:
                 tb.state = "blank"
 
     def _close_stale(self) -> None:
-        now = self._line_no()
+        now = self._lines + max(self._block_index, 0)
+        if now <= self._stale_due:
+            return  # nothing open was last heard before now - STALE_LINES
         stale: list[str] = []
+        due = now
         for key in self._heard:  # least recently heard first: stop at the first fresh one
             tb = self._streams[key].open
             if tb is None or now - tb.last_line <= STALE_LINES:
+                # The oldest one left: a line heard later only moves its due further on.
+                due = tb.last_line + STALE_LINES if tb is not None else now
                 break
             stale.append(key)
         for key in stale:
             self._finish(key, self._streams[key], truncated=True)
+        self._stale_due = due
 
     def _message(self, pid_key: str, rank: str | None, body: str, raw: str) -> None:
         if rank is not None:
@@ -561,9 +778,11 @@ class JournalParser:
     def _line(self, key: str, stream: _Stream, body: str) -> None:
         tb = stream.open
         if tb is not None:
-            tb.last_line = self._line_no()
-            self._heard.pop(key, None)
-            self._heard[key] = None
+            tb.last_line = self._lines + max(self._block_index, 0)
+            heard = self._heard
+            if next(reversed(heard)) != key:  # it is open, so it is heard; move it last
+                del heard[key]
+                heard[key] = None
             if self._traceback_line(key, stream, tb, body):
                 return
         start = body.find(_TB_START)
@@ -572,7 +791,7 @@ class JournalParser:
             if full:  # it would be dropped when it ends: count it, read its lines as plain ones
                 self._dropped += 1
                 return
-            self._start(key, stream, lead=body[:start].strip(), cause=None, chain="")
+            self._start(key, stream, lead=body[:start].strip())
             return
         if full:
             if _SIGNAL_HINT.search(body):
@@ -580,7 +799,7 @@ class JournalParser:
             return
         if 'File "' in body[:16] and _FRAME.match(body):
             # Frames with no header above them: a traceback cut at the top.
-            self._start(key, stream, lead="", cause=None, chain="")
+            self._start(key, stream, lead="")
             self._line(key, stream, body)
             return
         if _SIGNAL_HINT.search(body):
@@ -588,28 +807,29 @@ class JournalParser:
         if body[:1].isalpha() or body[:1] == "_":
             orphan = _ORPHAN.match(body)
             if orphan is not None:
-                self._start(key, stream, lead="", cause=None, chain="")
+                self._start(key, stream, lead="")
                 tb = stream.open
-                assert tb is not None
+                if tb is None:
+                    return  # the cap is full: counted, not kept
                 tb.exc_type, tb.message_lines = orphan.group("type"), [orphan.group("msg")]
                 tb.state, tb.orphan = "message", True
                 self._in_message[key] = None
+                return
 
-    def _start(self, key: str, stream: _Stream, *, lead: str, cause: Traceback | None, chain: str) -> None:
+    def _start(self, key: str, stream: _Stream, *, lead: str) -> None:
         if len(self._open_keys) >= MAX_OPEN:
             oldest = next(iter(self._heard))
             self._finish(oldest, self._streams[oldest], truncated=True)
+            if self._full:  # that one filled the cap: this one could only be dropped
+                self._dropped += 1
+                return
         self._order += 1
-        # Past MAX_TRACEBACKS a new traceback is dropped when it ends: no context to look up.
-        wanted = cause is None and len(self._tracebacks) < MAX_TRACEBACKS
         stream.open = _Open(
             lead=lead,
             rank=stream.rank,
             order=self._order,
-            preceding=self._preceding(key) if wanted else (),
+            preceding=self._preceding(key),
             last_line=self._line_no(),
-            cause=cause,
-            chain=chain,
         )
         self._open_keys[key] = None
         self._open_of_pid.setdefault(_pid_of(key), {})[key] = None
@@ -648,19 +868,21 @@ class JournalParser:
     def _traceback_line(self, key: str, stream: _Stream, tb: _Open, body: str) -> bool:
         """Consume a line of an open traceback; False if the line ends it (reprocess)."""
         if tb.state == "frames":
-            frame = _FRAME.match(body)
+            # Substring tests first: most lines are none of these, and a regex call costs more.
+            frame = _FRAME.match(body) if 'File "' in body else None
             if frame is not None:
                 self._flush_source(tb)
-                self._add_frame(tb, Frame(frame.group("file"), int(frame.group("line")), frame.group("func")))
+                self._add_frame(tb, (frame.group("file"), int(frame.group("line")), frame.group("func"), ""))
                 tb.expect_source = True
                 return True
-            if body[:1] in ("^", "~", " ", "\t") and _CARETS.match(body):
+            if ("^" in body or "~" in body) and body[:1] in ("^", "~", " ", "\t") and _CARETS.match(body):
                 return True
-            if body.startswith("    ") or body.startswith("\t"):
+            # Source lines are indented four; a quote's prefix ("> ") may have taken one.
+            if body.startswith("   ") or body.startswith("\t"):
                 if (tb.expect_source or tb.pending_source) and len(tb.pending_source) < 8:
                     tb.pending_source.append(body.strip())
                 return True
-            if _REPEATED.match(body) or body.strip() == "...":
+            if ("[Previous" in body and _REPEATED.match(body)) or body.strip() == "...":
                 return True
             exc = _EXC_LINE.match(body.strip()) if not body.startswith(" ") else None
             if exc is None and tb.expect_source and not body.startswith(" "):
@@ -699,7 +921,11 @@ class JournalParser:
             return False
         if tb.state.startswith("chain:"):
             if body.strip().startswith(_TB_START):
-                done = self._build(tb)
+                self._flush_source(tb)
+                if tb.first is None:
+                    tb.first = tb
+                else:
+                    tb.recent.append(tb)  # the oldest but the first falls out past MAX_CHAIN
                 self._order += 1
                 stream.open = _Open(
                     lead=tb.lead,
@@ -707,8 +933,9 @@ class JournalParser:
                     order=tb.order,
                     preceding=tb.preceding,
                     last_line=self._line_no(),
-                    cause=done,
                     chain=tb.state.split(":", 1)[1],
+                    first=tb.first,
+                    recent=tb.recent,
                 )
                 return True
             self._finish(key, stream)
@@ -716,7 +943,7 @@ class JournalParser:
         return False
 
     @staticmethod
-    def _add_frame(tb: _Open, frame: Frame) -> None:
+    def _add_frame(tb: _Open, frame: _RawFrame) -> None:
         """Keep the outermost HEAD_FRAMES and the innermost rest; the middle of a deeper one goes."""
         if tb.inner is None:
             if len(tb.frames) < HEAD_FRAMES:
@@ -735,27 +962,36 @@ class JournalParser:
             pool = tb.inner if tb.inner else tb.frames
             if pool:
                 last = pool[-1]
-                pool[-1] = Frame(last.file, last.line, last.function, " ".join(tb.pending_source))
+                pool[-1] = (last[0], last[1], last[2], " ".join(tb.pending_source))
         tb.pending_source = []
         tb.expect_source = False
 
-    def _build(self, tb: _Open, *, truncated: bool = False, stream: str = "") -> Traceback:
+    def _build_link(self, tb: _Open, *, truncated: bool = False, stream: str = "") -> Traceback:
+        """This link alone (its cause is put back in :meth:`_build`)."""
         self._flush_source(tb)
         message = "\n".join(tb.message_lines).strip()
         return Traceback(
             exc_type=tb.exc_type,
             message=message,
-            frames=(*tb.frames, *(tb.inner or ())),
+            frames=tuple(Frame(*f) for f in (*tb.frames, *(tb.inner or ()))),
             omitted_frames=tb.omitted,
             stream=stream,
             rank=tb.rank,
             order=tb.order,
             truncated=truncated or not tb.exc_type,
-            cause=tb.cause,
             chain=tb.chain,
             preceding=tb.preceding,
             lead=tb.lead,
         )
+
+    def _build(self, tb: _Open, *, truncated: bool = False, stream: str = "") -> Traceback:
+        head = self._build_link(tb, truncated=truncated, stream=stream)
+        if tb.first is None:
+            return head
+        cause = self._build_link(tb.first)
+        for link in tb.recent:
+            cause = replace(self._build_link(link), cause=cause)
+        return replace(head, cause=cause)
 
     def _finish(self, key: str, stream: _Stream, *, truncated: bool = False) -> None:
         tb = stream.open
@@ -775,6 +1011,19 @@ class JournalParser:
             self._dropped += 1  # nothing to keep: building it would be the whole cost of the line
             return
         self._tracebacks.append(self._build(tb, truncated=truncated and tb.state == "frames", stream=key))
+        if len(self._tracebacks) >= MAX_TRACEBACKS:
+            self._abandon_open()
+
+    def _abandon_open(self) -> None:
+        """The cap is reached: what is still open would be dropped when it ends; drop it now
+        (counted), so that the rest of the journal is read for failure lines only."""
+        for key in self._open_keys:
+            self._streams[key].open = None
+            self._dropped += 1
+        self._open_keys.clear()
+        self._open_of_pid.clear()
+        self._heard.clear()
+        self._in_message.clear()
 
     def _signal(self, stream: _Stream, body: str) -> None:
         if len(self._signals) >= MAX_SIGNALS or not _ANY_SIGNAL.search(body):
@@ -789,20 +1038,6 @@ class JournalParser:
 def _pid_of(key: str) -> str:
     """A stream key's process part ("pid:python[12]|TP3" -> "pid:python[12]"; "" for plain text)."""
     return key.rpartition("|")[0]
-
-
-def _line_numbers(text: str, pattern: re.Pattern[str]) -> list[int]:
-    """Indices of the lines of ``text`` in which ``pattern`` matches, in order."""
-    out: list[int] = []
-    line = 0
-    pos = 0
-    for match in pattern.finditer(text):
-        start = match.start()
-        line += text.count("\n", pos, start)
-        pos = start
-        if not out or out[-1] != line:
-            out.append(line)
-    return out
 
 
 def _looks_like_journal(match: re.Match[str]) -> bool:

@@ -19,6 +19,9 @@ The shapes:
 * journals dense with tracebacks: a ``Traceback`` header on every line, a whole short
   traceback every four lines, an exception line quoted alone on every line, frames with no
   header (each starts a traceback cut at the top), and a compose-prefixed journal;
+* journals as pasted into issues: Ray prefixes all through joined lines, prose that names an
+  exception (or nearly: a lower-case name) on every line, a long dotted run before an
+  exception's name, the normal journal quoted with "> ";
 * lines crafted against the regexes of autofix/tracebacks.py and of the catalogue
   (strategies/*.yaml): near misses that make a backtracking regex try every split of a
   long line: carets with a bad last character, a frame whose function name holds a run
@@ -183,6 +186,31 @@ def compose_prefixed(size: int) -> bytes:
     ]
 
 
+def ray_joined(size: int) -> bytes:
+    """Ray prefixes all through each line (a worker's log copied from a web page, joined)."""
+    return _lines("(SGLangWorker pid=38138) x " * (LINE // 27), size)
+
+
+def prose_near_miss(size: int) -> bytes:
+    """Prose naming no exception (a lower-case name): checked on every line, never kept."""
+    return _lines("the server says x.aError: y", size)
+
+
+def prose_quoted(size: int) -> bytes:
+    """An exception quoted in prose on every line (a journal without any traceback)."""
+    return _lines("it exits with `RuntimeError: x` again", size)
+
+
+def dotted_run(size: int) -> bytes:
+    """A dotted run before an exception name (the module path walked back by hand)."""
+    return _lines("a." * (LINE // 2 - 8) + "ValueError: x", size)
+
+
+def markdown_quoted(size: int) -> bytes:
+    """The normal journal quoted in an issue comment ("> " on every line)."""
+    return "".join(f"> {line}\n" for line in normal(size).decode("utf-8", "replace").splitlines()).encode()[:size]
+
+
 SHAPES: dict[str, Callable[[int], bytes]] = {
     "normal journal (baseline)": normal,
     "random bytes": random_bytes,
@@ -209,6 +237,11 @@ SHAPES: dict[str, Callable[[int], bytes]] = {
     "exception line alone per line": orphan_lines,
     "frames without header": headless_frames,
     "compose-prefixed journal": compose_prefixed,
+    "Ray prefixes joined in lines": ray_joined,
+    "prose, near-miss exception": prose_near_miss,
+    "prose, quoted exception": prose_quoted,
+    "dotted run before a name": dotted_run,
+    "markdown-quoted journal": markdown_quoted,
 }
 
 

