@@ -43,7 +43,7 @@ from autofix.run import Runner, SearchOptions
 from autofix.store import open_store
 from autofix.targets import Target
 from autofix.tracebacks import parse_text
-from bench.captures import MODELS, argv_to_args, load_cases, move_in_fix, real_argv, verified_fixes
+from bench.captures import MODELS, argv_to_args, bench_unit, load_cases, move_in_fix, real_argv, verified_fixes
 
 ROOT = Path(__file__).resolve().parent.parent
 FRESH = ROOT / "bench" / "fresh"
@@ -161,6 +161,8 @@ def base_text(case_id: str, argv: list[str], python: str, max_attempts: int = 12
     data = {
         "name": re.sub(r"[^A-Za-z0-9-]", "-", case_id),
         "host": "local",
+        # The lock on a real host is the machine's, per unit: each benchmark run has its own.
+        "service": {"unit": bench_unit(case_id)},
         "launch": {"python": python, "args": command_args(argv)},
         "gates": {"preflight": {"timeout": 120}},
         "search": {"max_attempts": max_attempts, "pinned": ["model-path", "device"]},
