@@ -106,6 +106,9 @@ class FlagInfo:
     type: str | None = None
     choices: tuple[Any, ...] = ()
     default: Any = None
+    # What the target resolves the flag to when it is left unset and its default is None
+    # (SGLang 0.5.x declares these as field fallbacks): the value SGLang itself would use.
+    fallback: Any = None
 
 
 @dataclass(frozen=True)
@@ -175,6 +178,7 @@ class Catalog:
                 info.get("type"),
                 tuple(choices) if isinstance(choices, list) else (),
                 info.get("default"),
+                info.get("fallback"),
             )
         aliases = {str(k): str(v) for k, v in (facts.get("aliases") or {}).items() if str(v) in flags}
         # The catalogue's own short names (tp -> tp-size) stay, where the host has the flag.
@@ -266,7 +270,9 @@ def parse_flags(name: str, text: str) -> tuple[dict[str, FlagInfo], dict[str, st
     for flag, info in (data.get("flags") or {}).items():
         if not _FLAG.match(flag) or not isinstance(info, dict) or info.get("kind") not in FLAG_KINDS:
             raise CatalogError(f"{name}: flags.{flag}: needs a [a-z0-9-]+ name and a kind in {FLAG_KINDS}")
-        flags[flag] = FlagInfo(info["kind"], info.get("type"), tuple(info.get("choices") or ()), info.get("default"))
+        flags[flag] = FlagInfo(
+            info["kind"], info.get("type"), tuple(info.get("choices") or ()), info.get("default"), info.get("fallback")
+        )
     aliases = {str(k): str(v) for k, v in (data.get("aliases") or {}).items()}
     return flags, aliases
 

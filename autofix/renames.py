@@ -223,6 +223,43 @@ def base_warnings(candidate: Candidate, catalog: Catalog, version: str = "") -> 
     return out
 
 
+_UNRECOGNIZED = re.compile(r"unrecognized arguments: (?P<rest>.*)")
+_AMBIGUOUS = re.compile(r"ambiguous option: (?P<flag>--?[^\s=]+)")
+_NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
+
+
+def refused_flags(text: str) -> dict[str, ArgValue]:
+    """The flags argparse's error names as the user typed them, with their values
+    (``unrecognized arguments: - -trust-remote-code -page-size 16``, ``ambiguous option:
+    --cuda-graph-bs could match …``): what a rename works on when the command is not at
+    hand (``autofix classify`` of a pasted log)."""
+    out: dict[str, ArgValue] = {}
+    for found in _AMBIGUOUS.finditer(text):
+        out[found.group("flag").lstrip("-")] = True
+    for found in _UNRECOGNIZED.finditer(text):
+        tokens = found.group("rest").split()
+        i = 0
+        while i < len(tokens):
+            token = tokens[i]
+            i += 1
+            if token == "-" and i < len(tokens) and tokens[i].startswith("-"):
+                name = f"- {tokens[i]}"  # the two dashes split by a space
+                i += 1
+            elif token.startswith("-") and not _NUMBER.match(token):
+                name = token[2:] if token.startswith("--") else token
+            else:
+                continue  # a value of a flag argparse took
+            values: list[str] = []
+            while i < len(tokens) and (not tokens[i].startswith("-") or _NUMBER.match(tokens[i])):
+                values.append(tokens[i])
+                i += 1
+            value: ArgValue = True if not values else values[0] if len(values) == 1 else tuple(values)
+            if "=" in name and not name.startswith("-"):
+                name, value = name.split("=", 1)
+            out[name] = value
+    return out
+
+
 def reported(moves: Sequence[Move]) -> list[str]:
     """Renames in the user's words (for what a winner gave up or changed)."""
     lines: list[str] = []

@@ -47,7 +47,7 @@ from bench.captures import MODELS, argv_to_args, bench_unit, load_cases, move_in
 
 ROOT = Path(__file__).resolve().parent.parent
 FRESH = ROOT / "bench" / "fresh"
-SETS = ("sglang-0.5.23", "users", "spellings")
+SETS = ("sglang-0.5.23", "sglang-0.5.23-second", "users", "spellings")
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
 
 
@@ -207,6 +207,14 @@ def offline_right(output: str, fixes: list[set[tuple[str, str]]], base: set[tupl
     return False
 
 
+def kept(fix: set[tuple[str, str]], held: set[tuple[str, str]], base: set[tuple[str, str]]) -> bool:
+    """The winner keeps the user's intent: it holds every flag and value of the verified
+    fix, and whatever else it holds the user wrote (a flag turned on that neither the
+    user nor the fix has, such as --smg-grpc-mode to get past a port check, changes what
+    the server is)."""
+    return fix <= held and held - fix <= base
+
+
 def search_cases(
     cases: Iterable[dict[str, Any]], python: str, catalog: Catalog, *, verbose: bool = False
 ) -> tuple[list[Searched], str]:
@@ -244,7 +252,8 @@ def search_cases(
                         {k: (list(v) if isinstance(v, tuple) else v) for k, v in winner.candidate.args}, host_catalog
                     )
                     held = {(f, "True" if v == "True" else v) for f, v in held}
-                    intent = any(fix <= held for fix in fixes) if fixes else None
+                    base_pairs = canonical_pairs(config.base.args_dict(), host_catalog)
+                    intent = any(kept(fix, held, base_pairs) for fix in fixes) if fixes else None
                     label = "; ".join(m.label() for m in _winner_moves(runner, result.run.id, winner)) or "(base)"
                 chain = int(case.get("chain_length", 1))
                 results.append(
