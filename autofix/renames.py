@@ -157,7 +157,9 @@ def rename_edits(candidate: Candidate, catalog: Catalog, resolved: Mapping[str, 
             )
             if i == 0:
                 edits.append(Edit(EditOp.RENAME, spelling, flag))
-                if concrete != user_value:
+                # No value to give (a bare flag renamed to one with no default): the
+                # renamed flag keeps what the user wrote rather than being dropped again.
+                if concrete is not None and concrete != user_value:
                     edits.append(_set(flag, concrete))
             elif not candidate.has(flag):
                 edits.append(_set(flag, concrete))

@@ -899,9 +899,7 @@ def _size_edit(field: str, value: int, flags: Flags) -> Edit:
     return Edit(EditOp.SET, flags.target(flag), str(value))
 
 
-def _product_satisfy(
-    factors: Sequence[str], relation: str, value: object, flags: Flags
-) -> list[list[Edit]] | None:
+def _product_satisfy(factors: Sequence[str], relation: str, value: object, flags: Flags) -> list[list[Edit]] | None:
     """Edits that make a product of sizes hold a relation (``dp * cp`` divides tp,
     ``ep * moe_dp <= tp``): one factor the user set lowered to the largest size that
     holds (the others kept), then, for divisibility, the one-field dividend raised to the
