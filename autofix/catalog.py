@@ -185,7 +185,17 @@ class Catalog:
         for spelling, canonical in self.aliases.items():
             if canonical in flags and spelling not in flags:
                 aliases.setdefault(spelling, canonical)
-        return replace(self, flags=flags, aliases=aliases, flags_from=f"host parser {version}".strip())
+        # The catalogue's own table is one more release's parser: a flag it has that the
+        # host lacks was added after the host's release (not a typo of a near name).
+        history = self.history
+        table = self.flags_from.removeprefix("table ").strip()
+        if table and not self.flags_from.startswith("host parser"):
+            seen = dict(history.seen)
+            for name in self.flags:
+                seen[name] = (seen.get(name, (table, table))[0], table)
+            releases = history.releases if table in history.releases else (*history.releases, table)
+            history = replace(history, seen=seen, releases=releases)
+        return replace(self, flags=flags, aliases=aliases, flags_from=f"host parser {version}".strip(), history=history)
 
     def flag(self, name: str) -> FlagInfo | None:
         return self.flags.get(self.canonical(name))
@@ -234,7 +244,9 @@ def load_catalog(directory: Path | None = None) -> Catalog:
             history = parse_history(path.name, path.read_text(encoding="utf-8"))
         except OSError as exc:
             raise CatalogError(f"{path}: cannot read: {exc}") from None
-    return replace(parse_catalog(texts, flag_texts), history=history)
+    versions = sorted({str(json.loads(t).get("version", "")) for t in flag_texts.values()} - {""})
+    table = f"table {versions[-1]}" if versions else ""
+    return replace(parse_catalog(texts, flag_texts), history=history, flags_from=table)
 
 
 def parse_history(name: str, text: str) -> FlagHistory:

@@ -119,6 +119,11 @@ def _resolve(name: str, catalog: Catalog, depth: int = 0) -> tuple[tuple[tuple[s
         return ((reordered[0], None),), "the same words in the parser's order"
     if name in catalog.history.seen:
         first, last = catalog.history.seen[name]
+        releases = catalog.history.releases
+        if releases and last == releases[-1]:
+            # A flag of newer releases than the host's: the host cannot take it at all.
+            shown = first if first == last else f"{first}-{last}"
+            return (), f"a flag of SGLang {shown}, newer than the host's release"
         return (), f"SGLang {first}-{last} had it; later releases removed it"
     close = difflib.get_close_matches(name, known, n=1, cutoff=CLOSE)
     if close:

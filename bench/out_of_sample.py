@@ -209,10 +209,10 @@ def offline_right(output: str, fixes: list[set[tuple[str, str]]], base: set[tupl
 
 def kept(fix: set[tuple[str, str]], held: set[tuple[str, str]], base: set[tuple[str, str]]) -> bool:
     """The winner keeps the user's intent: it holds every flag and value of the verified
-    fix, and whatever else it holds the user wrote (a flag turned on that neither the
-    user nor the fix has, such as --smg-grpc-mode to get past a port check, changes what
-    the server is)."""
-    return fix <= held and held - fix <= base
+    fix, and switches on nothing that neither the user nor the fix has (--smg-grpc-mode
+    turned on to get past a port check changes what the server is; a tuning value added,
+    such as a step count, does not)."""
+    return fix <= held and not any(value == "True" for _, value in held - fix - base)
 
 
 def search_cases(

@@ -130,3 +130,13 @@ def test_a_bare_flag_renamed_to_one_without_default_is_not_dropped_again() -> No
     """--cuda-graph-bs with no value (offline, value unknown): renamed, never renamed-then-dropped."""
     move = rename_move(Candidate.build({"cuda-graph-bs": True}), CATALOG)
     assert move is not None and [e.op for e in move.edits] == [EditOp.RENAME]
+
+
+def test_a_flag_newer_than_the_hosts_release_is_dropped_not_read_as_a_near_name() -> None:
+    """On an older host (its parser lacks attn-dp-size, 0.5.23's), the flag is not taken
+    for its nearest name (attn-cp-size: another meaning); it is dropped, saying why."""
+    facts = {"flags": {k: {"kind": v.kind} for k, v in CATALOG.flags.items() if k != "attn-dp-size"}, "aliases": {}}
+    host = CATALOG.with_parser(facts, "0.5.11")
+    found = meaning("attn-dp-size", host)
+    assert found is not None and found.dropped and "newer than the host's release" in found.why
+    assert meaning("attn-dp-size", CATALOG) is not None and not meaning("attn-dp-size", CATALOG).dropped  # type: ignore[union-attr]
