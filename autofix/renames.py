@@ -145,8 +145,13 @@ def _valid_choice(flag: str, value: str, catalog: Catalog) -> str:
     return close[0] if close else value
 
 
-def rename_edits(candidate: Candidate, catalog: Catalog, resolved: Mapping[str, object] | None = None) -> list[Edit]:
-    """Edits that spell every unknown flag of the candidate as the parser knows it."""
+def rename_edits(
+    candidate: Candidate, catalog: Catalog, resolved: Mapping[str, object] | None = None, *, offline: bool = False
+) -> list[Edit]:
+    """Edits that spell every unknown flag of the candidate as the parser knows it.
+
+    ``offline``: the candidate is only what an error message showed, so a value the
+    replacement takes from another flag (ep-size = tp-size) is not known and not set."""
     edits: list[Edit] = []
     for spelling in unknown_flags(candidate, catalog):
         found = meaning(spelling, catalog)
@@ -157,6 +162,10 @@ def rename_edits(candidate: Candidate, catalog: Catalog, resolved: Mapping[str, 
             continue
         user_value = candidate.arg(spelling)
         for i, (flag, value) in enumerate(found.flags):
+            if offline and isinstance(value, str) and value.startswith(_FROM):
+                if i == 0:
+                    edits.append(Edit(EditOp.RENAME, spelling, flag))
+                continue
             concrete = _concrete(
                 flag, value, user_value if i == len(found.flags) - 1 else True, candidate, catalog, resolved
             )
@@ -204,9 +213,11 @@ def _concrete(
     return user_value
 
 
-def rename_move(candidate: Candidate, catalog: Catalog, resolved: Mapping[str, object] | None = None) -> Move | None:
+def rename_move(
+    candidate: Candidate, catalog: Catalog, resolved: Mapping[str, object] | None = None, *, offline: bool = False
+) -> Move | None:
     """All of the candidate's unknown flags renamed in one move (None: nothing to rename)."""
-    edits = rename_edits(candidate, catalog, resolved)
+    edits = rename_edits(candidate, catalog, resolved, offline=offline)
     return Move(tuple(edits), inferred=True, origin="rename") if edits else None
 
 

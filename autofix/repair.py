@@ -299,7 +299,7 @@ def offline_moves(diagnosis: Diagnosis, catalog: Catalog, source: str | None = N
     if _parser_refused(diagnosis.subject):
         # The flags argparse refused, as typed: renamed as the search would rename them.
         typed = refused_flags(f"{diagnosis.subject.message or ''}\n{argparse_line(diagnosis.subject)}")
-        renamed = rename_move(Candidate.build(typed), catalog) if typed else None
+        renamed = rename_move(Candidate.build(typed), catalog, offline=True) if typed else None
         if renamed is not None:
             moves.append(renamed)
     cls = diagnosis.failure_class

@@ -140,3 +140,16 @@ def test_a_flag_newer_than_the_hosts_release_is_dropped_not_read_as_a_near_name(
     found = meaning("attn-dp-size", host)
     assert found is not None and found.dropped and "newer than the host's release" in found.why
     assert meaning("attn-dp-size", CATALOG) is not None and not meaning("attn-dp-size", CATALOG).dropped  # type: ignore[union-attr]
+
+
+def test_offline_a_value_taken_from_another_flag_is_not_guessed() -> None:
+    """From an error line alone (no --tp-size known), --enable-ep-moe is renamed to --ep-size
+    but not given a size; with the command at hand it takes tp's value."""
+    history = FlagHistory(
+        seen={"enable-ep-moe": ("0.4.0", "0.4.10")},
+        replacements={"enable-ep-moe": Replacement("ep-size", value_from="tp-size", release="0.5.0")},
+        releases=("0.4.0", "0.4.10", "0.5.0"),
+    )
+    catalog = Catalog(CATALOG.classes, CATALOG.aliases, CATALOG.domains, CATALOG.flags, history=history)
+    offline = rename_move(Candidate.build({"enable-ep-moe": True}), catalog, offline=True)
+    assert offline is not None and offline.label() == "rename enable-ep-moe to ep-size"
