@@ -442,11 +442,15 @@ class Runner:
         try:
             cached = self._cached(candidate, version)
             return self._from_cache(cached) if cached is not None else self._execute(run, attempt, candidate)
-        except HostLost as exc:
-            # The host, not the config, failed: recorded as such and never classified.
+        except HostError as exc:
+            # The host, not the config, failed: recorded as such and never classified, and
+            # whatever was launched is stopped. A dropped connection is tried again; any
+            # other host fault ends the search once the attempt is recorded.
             with contextlib.suppress(HostError):
                 self._stop_launched()
             self._launched_handle = None
+            if not isinstance(exc, HostLost):
+                self._fatal = exc
             return self._host_lost(_Outcome(AttemptState.HOST_LOST), Gate.START, str(exc))
 
     def _interrupted(self, attempts: Sequence[Attempt]) -> None:
@@ -541,13 +545,11 @@ class Runner:
         _hold("start")
         try:
             handle = self.services.start(name, candidate, self.target, self.config.launch.cwd)
-        except HostError as exc:
-            # Whatever did start is stopped; the attempt says why it ended. A dropped
-            # connection is the host's (tried again); any other start failure ends the run.
+        except HostLost as exc:
+            # The answer was lost with the connection: whatever did start is stopped (any
+            # other host fault reaches _outcome, which stops it too and ends the search).
             with contextlib.suppress(HostError):
                 self._stop_launched()
-            if not isinstance(exc, HostLost):
-                self._fatal = exc
             return self._host_lost(outcome, Gate.START, f"the start failed: {exc}")
         self._launched_handle = handle
         _hold("started")
