@@ -222,12 +222,21 @@ def in_host_spelling(pairs: set[tuple[str, str]], catalog: Catalog) -> set[tuple
     return out
 
 
-def kept(fix: set[tuple[str, str]], held: set[tuple[str, str]], base: set[tuple[str, str]]) -> bool:
+def kept(
+    fix: set[tuple[str, str]],
+    held: set[tuple[str, str]],
+    base: set[tuple[str, str]],
+    resolved: dict[str, object] | None = None,
+) -> bool:
     """The winner keeps the user's intent: it holds every flag and value of the verified
-    fix, and switches on nothing that neither the user nor the fix has (--smg-grpc-mode
-    turned on to get past a port check changes what the server is; a tuning value added,
-    such as a step count, does not)."""
-    return fix <= held and not any(value == "True" for _, value in held - fix - base)
+    fix (as written, or as what SGLang resolved the winner to: 0.5.23 itself turns the
+    deprecated `--dp-size N --enable-dp-attention` into attn_dp_size N), and switches on
+    nothing that neither the user nor the fix has (--smg-grpc-mode turned on to get past a
+    port check changes what the server is; a tuning value added, such as a step count,
+    does not)."""
+    seen = {k: str(v) for k, v in (resolved or {}).items()}
+    holds = all(pair in held or seen.get(pair[0].replace("-", "_")) == pair[1] for pair in fix)
+    return holds and not any(value == "True" for _, value in held - fix - base)
 
 
 def search_cases(
@@ -263,6 +272,7 @@ def search_cases(
                 )  # fmt: skip
                 result = runner.run()
                 winner = result.winner
+                by_id = {a.id: a for a in runner.store.attempts(result.run.id)}
                 intent: bool | None = None
                 label = "-"
                 if winner is not None:
@@ -271,7 +281,8 @@ def search_cases(
                     )
                     held = {(f, "True" if v == "True" else v) for f, v in held}
                     base_pairs = canonical_pairs(config.base.args_dict(), host_catalog)
-                    intent = any(kept(fix, held, base_pairs) for fix in fixes) if fixes else None
+                    resolved = dict(by_id[winner.id].resolved) if winner.id in by_id else {}
+                    intent = any(kept(fix, held, base_pairs, resolved) for fix in fixes) if fixes else None
                     label = "; ".join(m.label() for m in _winner_moves(runner, result.run.id, winner)) or "(base)"
                 chain = int(case.get("chain_length", 1))
                 results.append(
