@@ -32,7 +32,7 @@ class Record:
 
     tp_size: int = 1
     enable_metrics: bool = False
-    lora_target_modules: list[str] | None = None
+    lora_target_modules: tuple[str, ...] | None = None
     kv_cache_dtype: str = "auto"
     swa_full_tokens_ratio: float | None = None
     enable_ep_moe: bool = False
