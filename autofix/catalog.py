@@ -13,6 +13,8 @@ Move grammar (each list item is one move; several ops in one item apply together
     - scale: {mem-fraction-static: 0.9}          # of the candidate's or the resolved value
     - set_env: {NCCL_PROTO: Simple}
     - unset_env: {match: var}                    # a named group of the class's regexes
+    - set_key: {speculative-config.num_speculative_tokens: 3}   # one key of a JSON-valued flag
+    - drop_key: [speculative-config.draft_tensor_parallel_size]
 """
 
 from __future__ import annotations
@@ -38,6 +40,8 @@ FLAG_KINDS = ("bool", "bool_false", "value", "list")
 GATES = ("preflight", "start", "ready", "smoke", "bench")
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 _FLAG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+# A key inside a JSON-valued flag (set_key / drop_key, and computed values' from:).
+_FLAG_KEY = re.compile(r"^[a-z0-9][a-z0-9-]*\.[A-Za-z_][A-Za-z0-9_]*$")
 _ENV = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
@@ -106,6 +110,8 @@ class FlagInfo:
     type: str | None = None
     choices: tuple[Any, ...] = ()
     default: Any = None
+    # A flag whose value is a JSON object of a config class: the keys the class accepts.
+    keys: tuple[str, ...] = ()
     # What the target resolves the flag to when it is left unset and its default is None
     # (SGLang 0.5.x declares these as field fallbacks): the value SGLang itself would use.
     fallback: Any = None
@@ -173,12 +179,14 @@ class Catalog:
             if not isinstance(info, Mapping) or info.get("kind") not in FLAG_KINDS:
                 continue
             choices = info.get("choices")
+            keys = info.get("keys")
             flags[str(name)] = FlagInfo(
                 str(info["kind"]),
                 info.get("type"),
                 tuple(choices) if isinstance(choices, list) else (),
                 info.get("default"),
-                info.get("fallback"),
+                tuple(str(k) for k in keys) if isinstance(keys, list) else (),
+                fallback=info.get("fallback"),
             )
         aliases = {str(k): str(v) for k, v in (facts.get("aliases") or {}).items() if str(v) in flags}
         # The catalogue's own short names (tp -> tp-size) stay, where the host has the flag.
@@ -221,11 +229,18 @@ class Catalog:
         return replace(self, classes=kept, domains={k: v for k, v in self.domains.items() if k not in set(domains)})
 
 
-def load_catalog(directory: Path | None = None) -> Catalog:
-    """Read every strategies/*.yaml (the installed copy, or the checkout's)."""
+def family_of(file_name: str) -> str:
+    """The engine a strategies file is for: ``vllm*`` files are vLLM's, the rest SGLang's
+    (sglang.yaml and the runtime classes written for SGLang's servers)."""
+    return "vllm" if file_name.startswith("vllm") else "sglang"
+
+
+def load_catalog(directory: Path | None = None, family: str = "sglang") -> Catalog:
+    """Read the strategies/*.yaml of one engine (the installed copy, or the checkout's):
+    a vLLM failure is never sorted into an SGLang class, nor moved with SGLang's flags."""
     root = directory or data_path("strategies")
     texts: dict[str, str] = {}
-    for path in sorted(root.glob("*.yaml")):
+    for path in sorted(p for p in root.glob("*.yaml") if family_of(p.name) == family):
         try:
             texts[path.name] = path.read_text(encoding="utf-8")
         except OSError as exc:
@@ -233,7 +248,7 @@ def load_catalog(directory: Path | None = None) -> Catalog:
     if not texts:
         raise CatalogError(f"{root}: no strategies/*.yaml found")
     flag_texts: dict[str, str] = {}
-    for path in sorted(root.glob("*.flags.json")):
+    for path in sorted(p for p in root.glob("*.flags.json") if family_of(p.name) == family):
         try:
             flag_texts[path.name] = path.read_text(encoding="utf-8")
         except OSError as exc:
@@ -282,8 +297,14 @@ def parse_flags(name: str, text: str) -> tuple[dict[str, FlagInfo], dict[str, st
     for flag, info in (data.get("flags") or {}).items():
         if not _FLAG.match(flag) or not isinstance(info, dict) or info.get("kind") not in FLAG_KINDS:
             raise CatalogError(f"{name}: flags.{flag}: needs a [a-z0-9-]+ name and a kind in {FLAG_KINDS}")
+        keys = tuple(str(k) for k in info.get("keys") or ())
         flags[flag] = FlagInfo(
-            info["kind"], info.get("type"), tuple(info.get("choices") or ()), info.get("default"), info.get("fallback")
+            info["kind"],
+            info.get("type"),
+            tuple(info.get("choices") or ()),
+            info.get("default"),
+            keys,
+            fallback=info.get("fallback"),
         )
     aliases = {str(k): str(v) for k, v in (data.get("aliases") or {}).items()}
     return flags, aliases
@@ -335,7 +356,7 @@ def parse_catalog(texts: Mapping[str, str], flag_texts: Mapping[str, str] | None
                 raise CatalogError(f"{name}: intent.{flag}: must map a flag to the list of flags it serves")
             intent[str(flag)] = tuple(str(s) for s in serves)
         for flag, values in (data.get("domains") or {}).items():
-            if not _FLAG.match(str(flag)) or not isinstance(values, list) or not values:
+            if not (_FLAG.match(str(flag)) or _FLAG_KEY.match(str(flag))) or not isinstance(values, list) or not values:
                 raise CatalogError(f"{name}: domains.{flag}: must map a flag to a non-empty list")
             domains[str(flag)] = tuple(values)
         raw_classes = data.get("classes") or []
@@ -445,8 +466,8 @@ def _parse_move(raw: Any, name: str, where: str, groups: set[str]) -> MoveSpec:
 
 
 def _parse_edits(op: EditOp, body: Any, name: str, where: str, groups: set[str]) -> list[EditSpec]:
-    names_pattern = _ENV if op.on_env else _FLAG
-    if op in (EditOp.DROP, EditOp.UNSET_ENV):
+    names_pattern = _ENV if op.on_env else _FLAG_KEY if op.on_key else _FLAG
+    if op in (EditOp.DROP, EditOp.UNSET_ENV, EditOp.DROP_KEY):
         if isinstance(body, Mapping):
             return [EditSpec(op, _value_spec(body, name, where, groups))]
         items = body if isinstance(body, list) else [body]
@@ -479,8 +500,8 @@ def _value_spec(body: Mapping[str, Any], name: str, where: str, groups: set[str]
     group = body.get("match")
     if source is None and group is None and "default" not in body:
         raise CatalogError(f"{name}: {where}: a computed value needs from:, match: or default:")
-    if source is not None and (not isinstance(source, str) or not _FLAG.match(source)):
-        raise CatalogError(f"{name}: {where}.from: must be a flag name")
+    if source is not None and (not isinstance(source, str) or not (_FLAG.match(source) or _FLAG_KEY.match(source))):
+        raise CatalogError(f"{name}: {where}.from: must be a flag name (or flag.key)")
     if group is not None and group not in groups:
         raise CatalogError(f"{name}: {where}.match: no named group {group!r} in the class's regexes")
     for key in ("add", "mul", "min", "max"):

@@ -89,6 +89,19 @@ def module_of(path: str, package: str = "sglang") -> str:
     return rel.removesuffix(".py").replace("/", ".")
 
 
+def engine_of(journal: Journal) -> str:
+    """Which engine wrote a journal, by its tracebacks' frames: ``vllm`` or ``sglang``."""
+    counts = {"vllm": 0, "sglang": 0}
+    for tb in journal.tracebacks:
+        for link in tb.chain_list():
+            for frame in link.frames:
+                path = frame.file.replace("\\", "/")
+                for engine in counts:
+                    if f"/{engine}/" in path or path.startswith(f"{engine}/"):
+                        counts[engine] += 1
+    return "vllm" if counts["vllm"] > counts["sglang"] else "sglang"
+
+
 def choose_subject(journal: Journal, package: str = "sglang") -> Subject | None:
     root = journal.root_cause()
     if root is not None and root.exc_type not in _NOISE_TYPES and not root.is_wrapper:

@@ -103,11 +103,21 @@ def _host_and_target(host_opt: str | None, target_opt: str | None, config: BaseC
             parse_base(f"host: {json.dumps(host_opt)}\nlaunch: {{args: {{}}}}", source="--host")
         except ConfigError:
             raise InputError(f"--host: {host_opt!r} must be sim, local, or [user@]address[:port]") from None
+    family = config.target
+    sim_kind = "vllm-sim" if family == "vllm" else "sim"
     if spec == "sim":
         if target_opt not in (None, "sim"):
-            raise InputError("--host sim runs the simulated SGLang; --target must be sim or left out")
-        return "sim", "sim"
-    return spec, target_opt or "sglang"
+            raise InputError(f"--host sim runs the simulated {_ENGINE[family]}; --target must be sim or left out")
+        return "sim", sim_kind
+    if target_opt in ("sglang", "vllm") and target_opt != family:
+        raise InputError(
+            f"--target {target_opt}: {config.source} is a {_ENGINE[family]} base (target: {family}, "
+            f"launch.module {config.launch.module})"
+        )
+    return spec, sim_kind if target_opt in ("sim", "vllm-sim") else family
+
+
+_ENGINE = {"sglang": "SGLang", "vllm": "vLLM"}
 
 
 @main.command()
@@ -120,7 +130,12 @@ def _host_and_target(host_opt: str | None, target_opt: str | None, config: BaseC
 )
 @click.option("--host", "host_opt", help="sim | local | [user@]address[:port]; overrides the YAML's host.")
 @click.option("--hosts", "hosts_opt", help="Several hosts (comma list): the frontier runs one candidate per host.")
-@click.option("--target", "target_opt", type=click.Choice(["sglang", "sim"]), help="sim: the SGLang look-alike.")
+@click.option(
+    "--target",
+    "target_opt",
+    type=click.Choice(["sglang", "vllm", "sim"]),
+    help="The engine (default: the base's target); sim: its look-alike.",
+)
 @click.option("--db", "db_url", help="SQLAlchemy URL of the store (default sqlite:///runs.db, or AUTOFIX_DB).")
 @click.option("--gates", "gates_opt", help="Comma list out of preflight,start,ready,smoke,bench.")
 @click.option("--max-attempts", type=click.IntRange(min=1), help="Budget: attempts (default from the YAML, 12).")
@@ -181,7 +196,7 @@ def search(
     max_time = parse_duration(max_time_opt, source="--max-time") if max_time_opt else config.search.max_time
     host_spec, target_kind = _host_and_target(host_opt, target_opt, config)
     _require_bench(explore, gates)
-    catalog = load_catalog()
+    catalog = load_catalog(family=config.target)
     sim_load_s = _env_float("AUTOFIX_SIM_LOAD_S")
     specs = [host_spec]
     if listed := _host_list(host_opt, hosts_opt):
@@ -354,7 +369,7 @@ def _search_fleet(
             _host_and_target(spec, target_opt, config)  # refuses a bad host or target now
         max_time = parse_duration(max_time_opt, source="--max-time") if max_time_opt else config.search.max_time
         plans.append((config, gates, max_time))
-    catalog = load_catalog()
+    catalogs = {family: load_catalog(family=family) for family in {c.target for c in configs}}
     sim_load_s = _env_float("AUTOFIX_SIM_LOAD_S")
     hosts = [(i, spec, _open_host(spec, i, accept_new_host_key)) for i, spec in enumerate(specs)]
     for _, _, host in hosts:
@@ -383,7 +398,7 @@ def _search_fleet(
             store=store,
             host=host,
             target=target,
-            catalog=catalog,
+            catalog=catalogs[config.target],
             events=view.sink(index),
             services=services,
             preflight=probe,
@@ -676,7 +691,8 @@ def history(run_id: int | None, db_url: str | None, as_json: bool) -> None:
         )
         return
     table = Table(title=f"run {run.id}: {run.name} on {run.host} ({run.target}) - {run.status.value}")
-    for col in ("#", "id", "parent", "move", "state", "class", "gates", "SGLang rewrote", "seconds"):
+    rewrote = "vLLM rewrote" if run.target.startswith("vllm") else "SGLang rewrote"
+    for col in ("#", "id", "parent", "move", "state", "class", "gates", rewrote, "seconds"):
         table.add_column(col, overflow="fold")
     for a in attempts:
         parent = f"#{by_id[a.parent_id].seq}" if a.parent_id in by_id else "-"
@@ -923,6 +939,12 @@ def _dot_to_svg(dot: str) -> str:
     show_default=True,
     help="The gate the failure happened at (some classes only match at one).",
 )
+@click.option(
+    "--target",
+    "target_opt",
+    type=click.Choice(["sglang", "vllm"]),
+    help="The engine that wrote the journal (default: told by its tracebacks' frames).",
+)
 @click.option("--json", "as_json", is_flag=True)
 @click.option(
     "--python",
@@ -931,11 +953,11 @@ def _dot_to_svg(dot: str) -> str:
     "so the moves match what a search on that host would propose.",
 )
 @handles_errors
-def classify_cmd(source: str, gate: str, as_json: bool, python_path: str | None) -> None:
+def classify_cmd(source: str, gate: str, target_opt: str | None, as_json: bool, python_path: str | None) -> None:
     """Classify journal text offline (a file, or - for stdin) and suggest moves."""
+    from .classify import engine_of
     from .repair import offline_moves
 
-    catalog = load_catalog()
     if source == "-":
         journal = parse_stream(sys.stdin.buffer)
     else:
@@ -944,7 +966,9 @@ def classify_cmd(source: str, gate: str, as_json: bool, python_path: str | None)
                 journal = parse_stream(fh)
         except OSError as exc:
             raise InputError(f"{source}: cannot read: {exc.strerror}") from None
-    diagnosis = classify(journal, catalog, Gate(gate))
+    family = target_opt or engine_of(journal)
+    catalog = load_catalog(family=family)
+    diagnosis = classify(journal, catalog, Gate(gate), package=family)
     frame_source = _installed_source(python_path, diagnosis.failure.frame) if python_path else None
     moves = offline_moves(diagnosis, catalog, frame_source)
     f = diagnosis.failure
@@ -1045,6 +1069,8 @@ def strategies(check: bool, captures_path: Path | None, as_json: bool) -> None:
     from .classify import check_captures
 
     catalog: Catalog = load_catalog()
+    # vLLM's classes are checked (parsed, regexes compiled) and listed beside SGLang's.
+    vllm_catalog = load_catalog(family="vllm")
     if check:
         index = captures_path or (DEFAULT_CAPTURES if DEFAULT_CAPTURES.exists() else None)
         report = check_captures(catalog, _load_captures(index)) if index else None
@@ -1065,6 +1091,7 @@ def strategies(check: bool, captures_path: Path | None, as_json: bool) -> None:
             out.print(
                 f"{len(catalog.classes)} classes, {len(catalog.aliases)} aliases, {len(catalog.flags)} flags: valid"
             )
+            out.print(f"vllm: {len(vllm_catalog.classes)} classes: valid")
             if report is None:
                 out.print("no capture index given: cannot say which classes are exercised")
             else:
@@ -1082,7 +1109,7 @@ def strategies(check: bool, captures_path: Path | None, as_json: bool) -> None:
             json.dumps(
                 [
                     {"id": c.id, "title": c.title, "file": c.origin, "moves": len(c.moves), "note": c.note}
-                    for c in catalog.classes
+                    for c in (*catalog.classes, *vllm_catalog.classes)
                 ]
             )
         )
@@ -1090,7 +1117,7 @@ def strategies(check: bool, captures_path: Path | None, as_json: bool) -> None:
     table = Table(title="failure classes")
     for col in ("id", "file", "moves", "title"):
         table.add_column(col)
-    for c in catalog.classes:
+    for c in (*catalog.classes, *vllm_catalog.classes):
         table.add_row(c.id, c.origin, str(len(c.moves)), c.title)
     out.print(table)
 

@@ -10,6 +10,7 @@ server's OpenAI-compatible API.
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -157,6 +158,7 @@ class LiveGates:
     # ``failed``: a ready gate that fails early, on a flapping /health, judged the server).
     timed_out: bool = False
     foreign: str = ""  # who answered in the candidate's place, when someone else did
+    engine: str = "sglang"  # whose API: SGLang's /get_server_info, or vLLM's /metrics
 
     def _foreign(self, gate: Gate, started: float, who: str) -> GateVerdict:
         self.foreign = who
@@ -389,6 +391,8 @@ class LiveGates:
         return (body, "") if isinstance(body, dict) else (None, f"unexpected body: {str(body)[:200]}")
 
     def _accept_length(self) -> float | None:
+        if self.engine == "vllm":
+            return self._vllm_accept_length()
         info = self._get("/get_server_info", timeout=5.0)
         if not isinstance(info, dict):
             return None
@@ -400,6 +404,42 @@ class LiveGates:
                 except (TypeError, ValueError):
                     return None
         return None
+
+    def _vllm_accept_length(self) -> float | None:
+        """vLLM's mean acceptance length from its Prometheus /metrics: 1 + accepted draft
+        tokens per drafting step (its spec_decode counters); None before any draft ran."""
+        try:
+            response = self.http.get(self.base_url + "/metrics", timeout=5.0)
+        except httpx.HTTPError:
+            return None
+        if response.status_code != 200:
+            return None
+        return spec_accept_length(response.text)
+
+
+# vLLM's speculative-decoding counters (Prometheus names; the _total suffix is the exposition's).
+_VLLM_ACCEPTED = "vllm:spec_decode_num_accepted_tokens"
+_VLLM_DRAFTS = "vllm:spec_decode_num_drafts"
+
+
+def spec_accept_length(metrics: str) -> float | None:
+    """The mean acceptance length in a vLLM /metrics text: 1 + accepted / drafts, each
+    counter summed over its label sets; None when no draft was made (or no counters)."""
+    sums = {_VLLM_ACCEPTED: 0.0, _VLLM_DRAFTS: 0.0}
+    for found in _SAMPLE.finditer(metrics):
+        name = found.group("name").removesuffix("_total")
+        if name in sums:
+            try:
+                sums[name] += float(found.group("value"))
+            except ValueError:
+                continue
+    if sums[_VLLM_DRAFTS] <= 0:
+        return None
+    return 1.0 + sums[_VLLM_ACCEPTED] / sums[_VLLM_DRAFTS]
+
+
+# One sample line of the Prometheus text format: name, optional {labels}, value.
+_SAMPLE = re.compile(r"^(?P<name>[A-Za-z_:][\w:]*)(?:\{[^}\n]*\})?[ \t]+(?P<value>\S+)", re.MULTILINE)
 
 
 @dataclass

@@ -50,6 +50,9 @@ def normalize_value(value: object) -> ArgValue | None:
         return None
     if value is True:
         return True
+    if isinstance(value, Mapping):
+        # A JSON-valued flag written as a YAML mapping (vLLM's --speculative-config).
+        return json_text(value)
     if isinstance(value, list | tuple):
         return tuple(_scalar_text(v) for v in value)
     return _scalar_text(value)
@@ -137,6 +140,28 @@ class Candidate:
 
     def without_arg(self, flag: str) -> Candidate:
         return replace(self, args=tuple((n, v) for n, v in self.args if n != flag))
+
+    def with_key(self, flag: str, key: str, value: KeyValue) -> Candidate:
+        """Set one key of a JSON-object flag (the flag made ``{key: value}`` when absent);
+        unchanged when the flag holds something that is not a JSON object."""
+        current = self.arg(flag)
+        data = {} if current is None else json_object(current)
+        if data is None:
+            return self
+        return self.with_arg(flag, json_text({**data, key: value}))
+
+    def without_key(self, flag: str, key: str) -> Candidate:
+        """Remove one key of a JSON-object flag (the flag goes when it was the last key)."""
+        data = json_object(self.arg(flag))
+        if data is None or key not in data:
+            return self
+        rest = {k: v for k, v in data.items() if k != key}
+        return self.with_arg(flag, json_text(rest)) if rest else self.without_arg(flag)
+
+    def json_key(self, flag: str, key: str) -> Any:
+        """The value of one key of a JSON-object flag (None when absent)."""
+        data = json_object(self.arg(flag))
+        return None if data is None else data.get(key)
 
     def renamed(self, old: str, new: str) -> Candidate:
         """``old`` spelled ``new`` in its place, value kept; if ``new`` is already set, ``old``
@@ -280,23 +305,59 @@ class EditOp(StrEnum):
     # A flag the target's parser does not know, spelled as it knows it (value kept):
     # target is the user's spelling, value the name the parser knows.
     RENAME = "rename"
+    # One key inside a flag whose value is a JSON object (vLLM's --speculative-config).
+    SET_KEY = "set_key"
+    DROP_KEY = "drop_key"
 
     @property
     def on_env(self) -> bool:
         return self in (EditOp.SET_ENV, EditOp.UNSET_ENV)
 
+    @property
+    def on_key(self) -> bool:
+        return self in (EditOp.SET_KEY, EditOp.DROP_KEY)
+
+
+# A JSON value a set_key move writes into a JSON-valued flag (a list from a tuple).
+KeyValue = str | int | float | bool | list[Any] | None
+
+
+def json_object(value: ArgValue | None) -> dict[str, Any] | None:
+    """A flag's value read as a JSON object (None: absent, or not one)."""
+    if not isinstance(value, str):
+        return None
+    try:
+        data = json.loads(value)
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def json_text(data: Mapping[str, Any]) -> str:
+    """A JSON object as one argv value, keys in the order written."""
+    return json.dumps(dict(data), ensure_ascii=False)
+
 
 @dataclass(frozen=True)
 class Edit:
-    """One concrete change to a candidate: flag (or env name) and value where one applies."""
+    """One concrete change to a candidate: flag (or env name) and value where one applies;
+    ``key`` names the field inside a JSON-valued flag for set_key / drop_key."""
 
     op: EditOp
     target: str
     value: ArgValue | float | None = None
+    key: str | None = None
+
+    @property
+    def where(self) -> str:
+        """``flag`` or, for an edit inside a JSON-valued flag, ``flag.key``."""
+        return f"{self.target}.{self.key}" if self.key is not None else self.target
 
     def label(self) -> str:
-        if self.op in (EditOp.DROP, EditOp.UNSET_ENV):
-            return f"{self.op.value} {self.target}"
+        if self.op in (EditOp.DROP, EditOp.UNSET_ENV, EditOp.DROP_KEY):
+            return f"{self.op.value} {self.where}"
+        if self.op is EditOp.SET_KEY:
+            return f"set_key {self.where}={json.dumps(self.value)}"
         if self.op is EditOp.RENAME:
             return f"rename {self.target} to {self.value}"
         if self.op is EditOp.SCALE:
@@ -308,7 +369,9 @@ class Edit:
     def to_json(self) -> dict[str, Any]:
         key = "name" if self.op.on_env else "flag"
         out: dict[str, Any] = {"op": self.op.value, key: self.target}
-        if self.value is not None:
+        if self.key is not None:
+            out["key"] = self.key
+        if self.value is not None or self.op is EditOp.SET_KEY:
             out["value"] = list(self.value) if isinstance(self.value, tuple) else self.value
         return out
 
@@ -316,7 +379,8 @@ class Edit:
     def from_json(cls, data: Mapping[str, Any]) -> Edit:
         raw = data.get("value")
         value: ArgValue | float | None = tuple(raw) if isinstance(raw, list) else raw
-        return cls(EditOp(data["op"]), data.get("flag") or data["name"], value)
+        key = data.get("key")
+        return cls(EditOp(data["op"]), data.get("flag") or data["name"], value, str(key) if key is not None else None)
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from .model import Candidate
 from .targets import Target
 
 IMPORT_TIMEOUT = 300.0
+_ENGINE_NAMES = {"sglang": "SGLang", "vllm": "vLLM"}
 
 
 @dataclass(frozen=True)
@@ -58,8 +59,8 @@ class Preflight:
         self._counter = 0
 
     def start(self) -> ProbeInfo:
-        path = install_script(self.host, "preflight.py")
-        channel = self.host.spawn([self.target.python, path], env=self.target.env_dict())
+        path = install_script(self.host, self.target.probe_script)
+        channel = self.host.spawn([self.target.python, path], env=self.target.probe_env_dict())
         hello = _read_json(channel, IMPORT_TIMEOUT)
         if hello is None:
             tail = channel.stderr_tail()[-2000:]
@@ -72,7 +73,7 @@ class Preflight:
             channel.close()
             last = str(hello.get("output", "")).strip().splitlines()
             raise ProbeError(
-                f"{self.host.name}: {self.target.python} cannot import SGLang "
+                f"{self.host.name}: {self.target.python} cannot import {_ENGINE_NAMES[self.target.family]} "
                 f"({last[-1] if last else hello.get('kind')})"
             )
         self._channel = channel
@@ -102,7 +103,10 @@ class Preflight:
         self._counter += 1
         request_id = f"c{self._counter}"
         started = time.monotonic()
-        self._channel.send_line(json.dumps({"id": request_id, "argv": candidate.argv(), "timeout": timeout}))
+        request: dict[str, Any] = {"id": request_id, "argv": candidate.argv(), "timeout": timeout}
+        if self.target.family == "vllm":
+            request["env"] = candidate.env_dict()  # vLLM reads VLLM_* settings while it validates
+        self._channel.send_line(json.dumps(request))
         # The probe enforces the timeout on its child; allow it a margin to report.
         answer = _read_json(self._channel, timeout + 30.0, want_id=request_id)
         if answer is None:

@@ -21,7 +21,7 @@ from typing import Any
 
 from .catalog import Catalog, EditSpec, MoveSpec, ValueSpec
 from .classify import Diagnosis, Subject
-from .model import ArgValue, Candidate, Edit, EditOp, Move, normalize_value
+from .model import ArgValue, Candidate, Edit, EditOp, KeyValue, Move, json_object, normalize_value
 from .renames import refused_flags, rename_move
 from .source import PRODUCT, Conjunction, FieldRef, alternatives, failing_site
 
@@ -62,12 +62,19 @@ class Flags:
         return self.spelling(flag) or flag
 
     def value(self, flag: str, resolved: Mapping[str, object]) -> object:
+        flag, dot, key = flag.partition(".")
         spelling = self.spelling(flag)
+        if dot:  # a key inside a JSON-valued flag: the candidate's, else what resolved
+            found = self.candidate.json_key(spelling, key) if spelling is not None else None
+            return found if found is not None else resolved.get(f"{field_name(self.catalog.canonical(flag))}.{key}")
         if spelling is not None:
             return self.candidate.arg(spelling)
         return resolved.get(field_name(self.catalog.canonical(flag)))
 
-    def is_pinned(self, flag: str) -> bool:
+    def is_pinned(self, flag: str, key: str | None = None) -> bool:
+        """Pinned flags never change; inside a JSON-valued flag, ``flag.key`` pins one key."""
+        if key is not None and f"{self.catalog.canonical(flag)}.{key}" in self.pinned:
+            return True
         return self.catalog.canonical(flag) in self.pinned or self.is_host_fact(flag)
 
     def is_host_fact(self, flag: str) -> bool:
@@ -99,7 +106,26 @@ def apply(candidate: Candidate, move: Move) -> Candidate:
             out = out.with_env(edit.target, str(edit.value))
         elif edit.op is EditOp.UNSET_ENV:
             out = out.without_env(edit.target)
+        elif edit.op is EditOp.SET_KEY and edit.key is not None:
+            out = out.with_key(edit.target, edit.key, _key_value(edit.value))
+        elif edit.op is EditOp.DROP_KEY and edit.key is not None:
+            out = out.without_key(edit.target, edit.key)
     return out
+
+
+def _key_value(value: object) -> KeyValue:
+    """What a set_key move writes: JSON scalars as they are, a tuple as a JSON list; a
+    number in text as a number (a value taken from a message), other text as text."""
+    if value is None or isinstance(value, bool | int | float):
+        return value
+    if isinstance(value, tuple | list):
+        return [_key_value(v) for v in value]
+    text = str(value)
+    try:
+        number = float(text)
+    except ValueError:
+        return {"true": True, "false": False}.get(text.lower(), text)
+    return int(number) if number.is_integer() and "." not in text and "e" not in text.lower() else number
 
 
 def propose(
@@ -135,7 +161,7 @@ def propose(
     seen: set[str] = {candidate.key}
     for move in ([renamed] if renamed else []) + moves:
         # A rename keeps the user's value under the parser's name: never a pinned-flag edit.
-        if any(e.op is not EditOp.RENAME and not e.op.on_env and flags.is_pinned(e.target) for e in move.edits):
+        if any(e.op is not EditOp.RENAME and not e.op.on_env and flags.is_pinned(e.target, e.key) for e in move.edits):
             continue
         child = apply(candidate, move)
         if child.key in seen:
@@ -209,6 +235,8 @@ def _realize_edit(
         if name is None:
             return None
         target = str(name)
+    if spec.op.on_key:
+        return _realize_key_edit(spec, target, flags, resolved, groups)
     if spec.op is EditOp.DROP:
         return Edit(EditOp.DROP, flags.target(target))
     if spec.op is EditOp.UNSET_ENV:
@@ -235,6 +263,26 @@ def _realize_edit(
     if normalized is None:
         return Edit(EditOp.DROP, flags.target(target))
     return Edit(EditOp.SET, flags.target(target), normalized)
+
+
+def _realize_key_edit(
+    spec: EditSpec, target: str, flags: Flags, resolved: Mapping[str, object], groups: Mapping[str, str]
+) -> Edit | None:
+    """set_key / drop_key on ``flag.key``: only where the candidate's flag holds a JSON
+    object (or, offline, is assumed to)."""
+    flag, _, key = target.partition(".")
+    spelling = flags.spelling(flag)
+    if spelling is None or (not flags.assume_present and json_object(flags.candidate.arg(spelling)) is None):
+        return None
+    if spec.op is EditOp.DROP_KEY:
+        return Edit(EditOp.DROP_KEY, spelling, key=key)
+    value = spec.value
+    if isinstance(value, ValueSpec):
+        value = _compute(value, flags, resolved, groups)
+        if value is None:
+            return None
+    written = _key_value(value)
+    return Edit(EditOp.SET_KEY, spelling, tuple(written) if isinstance(written, list) else written, key=key)
 
 
 def _compute(spec: ValueSpec, flags: Flags, resolved: Mapping[str, object], groups: Mapping[str, str]) -> Any:
@@ -316,6 +364,8 @@ def offline_moves(diagnosis: Diagnosis, catalog: Catalog, source: str | None = N
 
 
 def _is_noop(edit: Edit, candidate: Candidate) -> bool:
+    if edit.op.on_key:
+        return apply(candidate, Move((edit,))) == candidate
     if edit.op is EditOp.DROP:
         return not candidate.has(edit.target)
     if edit.op is EditOp.UNSET_ENV:
@@ -393,8 +443,11 @@ def argparse_line(subject: Subject) -> str:
 
 def infer(subject: Subject, flags: Flags, resolved: Mapping[str, object], source: str | None = None) -> list[Move]:
     """Moves read off the failure text and the failing code; all labelled inferred."""
+    from .validation import validation_moves  # it builds on this module's helpers
+
     moves: list[Move] = []
     message = subject.message or ""
+    moves.extend(validation_moves(subject, flags))  # vLLM's pydantic config errors; else none
     moves.extend(_from_argparse(f"{message}\n{argparse_line(subject)}", flags))
     moves.extend(_from_message(message, flags))
     if subject.exception.rsplit(".", 1)[-1] == "ZeroDivisionError":

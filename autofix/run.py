@@ -47,6 +47,7 @@ from .model import (
     RunStatus,
     added,
     gave_up,
+    json_object,
     redact_text,
     renames,
     secret_names,
@@ -512,7 +513,12 @@ class Runner:
         if Gate.PREFLIGHT in gates:
             answer = self.preflight.check(candidate, self.config.gates.preflight_timeout)
             outcome.resolved = _resolved(answer)
-            verdict = GateVerdict(Gate.PREFLIGHT, answer.ok, answer.seconds, _preflight_detail(answer, candidate))
+            verdict = GateVerdict(
+                Gate.PREFLIGHT,
+                answer.ok,
+                answer.seconds,
+                _preflight_detail(answer, candidate, "vLLM" if self.target.family == "vllm" else "SGLang"),
+            )
             outcome.verdicts.append(verdict)
             self.emit(GateDone(verdict))
             if not answer.ok:
@@ -556,18 +562,22 @@ class Runner:
         self.store.set_service(attempt.id, _service_record(handle))
         watch = Watch(self.services, handle)
         bind = str(candidate.arg("host") or "127.0.0.1")
-        model_path = str(candidate.arg("model-path") or "")
+        # SGLang's --model-path, vLLM's --model (served under that name by default).
+        model_path = str(candidate.arg("model" if self.target.family == "vllm" else "model-path") or "")
         live = LiveGates(
             watch=watch,
             base_url=f"http://{self.host.http_address(bind)}:{port}",
             settings=self.config.gates,
             progress=lambda g, t, line: self.emit(GateProgress(g, t, line)),
+            engine=self.target.family,
             http=self.http,
             who_answers=lambda: self._who_answers(port, handle),
             expected_model=str(candidate.arg("served-model-name") or model_path),
             model_path=model_path,
         )
-        speculative = candidate.arg("speculative-algorithm") is not None
+        speculative = (
+            candidate.arg("speculative-algorithm") is not None or candidate.arg("speculative-config") is not None
+        )
         runners: dict[Gate, Callable[[], GateVerdict]] = {
             Gate.START: live.start,
             Gate.READY: live.ready,
@@ -739,7 +749,9 @@ class Runner:
             # The class and its match groups come from the evidence, classified again.
             journal = parse_text(cached.failure.evidence)
             fallback = (cached.failure.exception, cached.failure.message)
-            outcome.diagnosis = classify(journal, self.catalog, cached.failure.gate, fallback=fallback)
+            outcome.diagnosis = classify(
+                journal, self.catalog, cached.failure.gate, package=self.target.family, fallback=fallback
+            )
         return outcome
 
     # --- resume ------------------------------------------------------------------------
@@ -864,7 +876,7 @@ class Runner:
         self, outcome: _Outcome, gate: Gate, journal: Journal, tail: str, status: str, detail: str = ""
     ) -> _Outcome:
         fallback = ("Timeout", detail) if status == "timeout" else ("ProcessExit", detail or status)
-        diagnosis = classify(journal, self.catalog, gate, fallback=fallback)
+        diagnosis = classify(journal, self.catalog, gate, package=self.target.family, fallback=fallback)
         outcome.state = AttemptState.TIMEOUT if status == "timeout" else AttemptState.FAILED
         outcome.diagnosis = diagnosis
         outcome.failure = diagnosis.failure
@@ -893,16 +905,17 @@ def _resolved(answer: ProbeAnswer) -> dict[str, Any]:
     return out
 
 
-def _preflight_detail(answer: ProbeAnswer, candidate: Candidate) -> str:
+def _preflight_detail(answer: ProbeAnswer, candidate: Candidate, engine: str = "SGLang") -> str:
     if answer.ok:
         # Only what the operator set and SGLang silently changed (num-draft-tokens 3 -> 2).
         asked = {flag.replace("-", "_") for flag, _ in candidate.args}
         rewrites = [f"{k}: {v[0]!r} -> {v[1]!r}" for k, v in answer.changed.items() if v[0] is not None and k in asked]
         steps = "+".join(answer.steps_run)
-        return f"{steps} ok" + (f"; SGLang rewrote {', '.join(rewrites[:4])}" if rewrites else "")
+        return f"{steps} ok" + (f"; {engine} rewrote {', '.join(rewrites[:4])}" if rewrites else "")
     if answer.status == "timeout":
         return "probe timed out"
-    last = [ln for ln in answer.output.strip().splitlines() if ln.strip()]
+    # pydantic ends its errors with a link to its docs: the line above says what failed.
+    last = [ln for ln in answer.output.strip().splitlines() if ln.strip() and "errors.pydantic.dev/" not in ln]
     return last[-1][:200] if last else answer.status
 
 
@@ -924,7 +937,7 @@ def explore_variants(winner: Candidate, catalog: Catalog) -> list[tuple[Move, Ca
     """Speculative variants of a passing candidate, closest to it first: num-steps over its
     domain with draft tokens = steps + 1 for a chain (topk 1), and wider trees (topk 2, 4)."""
     if winner.arg("speculative-algorithm") is None:
-        return []
+        return _vllm_variants(winner)
     steps_domain = sorted({int(v) for v in catalog.domains.get("speculative-num-steps", (1, 2, 3, 5))} | {4})
     out: list[tuple[int, int, Move, Candidate]] = []
     for topk in (1, 2, 4):
@@ -944,3 +957,18 @@ def explore_variants(winner: Candidate, catalog: Catalog) -> list[tuple[Move, Ca
             out.append((len(edits), abs(steps - current), move, child))
     out.sort(key=lambda item: (item[0], item[1]))
     return [(move, child) for _, _, move, child in out]
+
+
+def _vllm_variants(winner: Candidate) -> list[tuple[Move, Candidate]]:
+    """vLLM: more or fewer draft tokens per step (one key of --speculative-config), nearest first."""
+    if json_object(winner.arg("speculative-config")) is None:
+        return []
+    current = winner.json_key("speculative-config", "num_speculative_tokens")
+    now = int(current) if isinstance(current, int) and not isinstance(current, bool) else 3
+    out = []
+    for tokens in sorted((n for n in range(1, 8) if n != now), key=lambda n: (abs(n - now), n)):
+        move = Move(
+            (Edit(EditOp.SET_KEY, "speculative-config", tokens, key="num_speculative_tokens"),), origin="explore"
+        )
+        out.append((move, apply(winner, move)))
+    return out

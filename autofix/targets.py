@@ -20,7 +20,13 @@ from .errors import HostError, InputError
 from .hosts.base import Host
 from .model import Candidate
 
-TARGETS = ("sglang", "sim")
+TARGETS = ("sglang", "sim", "vllm", "vllm-sim")
+# The engine each kind runs (the sim kinds are look-alikes of it).
+FAMILY = {"sglang": "sglang", "sim": "sglang", "vllm": "vllm", "vllm-sim": "vllm"}
+SIMULATED = frozenset({"sim", "vllm-sim"})
+# vLLM finds no platform on a machine without a GPU and fails every config with "Device
+# string must not be empty"; an explicit VLLM_TARGET_DEVICE=cpu in launch.env is
+# authoritative (vllm/platforms): the probe gets the base's VLLM_* variables at start.
 
 # Simulated hosts on this machine share its ports: each takes a block of its own, the
 # lowest free one (the first sim on the machine keeps the base's own ports).
@@ -37,25 +43,45 @@ class Target:
     env: tuple[tuple[str, str], ...] = ()
     # Several simulated hosts share this machine's network: sim host i binds port + offset.
     port_offset: int = 0
+    # Words between the module and the flags (``vllm serve``: ``-m vllm.entrypoints.cli.main serve``).
+    subcommand: tuple[str, ...] = ()
+    # Environment for the preflight probe only: what the engine reads at import, from the
+    # base's launch.env (vLLM's VLLM_TARGET_DEVICE picks its platform when imported).
+    probe_env: tuple[tuple[str, str], ...] = ()
 
     @property
     def simulated(self) -> bool:
-        return self.kind == "sim"
+        return self.kind in SIMULATED
+
+    @property
+    def family(self) -> str:
+        """The engine: ``sglang`` or ``vllm`` (also for their simulators)."""
+        return FAMILY.get(self.kind, "sglang")
+
+    @property
+    def probe_script(self) -> str:
+        """The preflight probe this engine's validation runs in (autofix/probes/)."""
+        return "preflight_vllm.py" if self.family == "vllm" else "preflight.py"
 
     def launch_argv(self, candidate: Candidate) -> list[str]:
         if self.port_offset:
             candidate = candidate.with_arg("port", str(self.port(candidate)))
-        return [self.python, "-m", self.module, *candidate.argv()]
+        return [self.python, "-m", self.module, *self.subcommand, *candidate.argv()]
 
     def port(self, candidate: Candidate) -> int:
-        """The port the candidate's server listens on, on this target."""
-        return int(str(candidate.arg("port") or 30000)) + self.port_offset
+        """The port the candidate's server listens on, on this target (the engine's default
+        when the candidate sets none: SGLang 30000, vLLM 8000)."""
+        default = 8000 if self.family == "vllm" else 30000
+        return int(str(candidate.arg("port") or default)) + self.port_offset
 
     def launch_env(self, candidate: Candidate) -> dict[str, str]:
         return {**dict(self.env), **candidate.env_dict()}
 
     def env_dict(self) -> Mapping[str, str]:
         return dict(self.env)
+
+    def probe_env_dict(self) -> dict[str, str]:
+        return {**dict(self.env), **dict(self.probe_env)}
 
 
 def sim_port_offset(index: int = 0) -> int:
@@ -101,6 +127,8 @@ def make_target(
     """The target on a host; for the sim on a remote host, the sim is copied there first
     and runs with the host's python3. A local sim host takes ports of its own
     (:func:`sim_port_offset`); several on a remote host, a block per ``index``."""
+    if kind in ("vllm", "vllm-sim") or config.target == "vllm":
+        return _vllm_target(kind, config, sim_load_s=sim_load_s, remote=remote, index=index)
     if kind == "sim":
         from .sim import SITE_DIR, sim_env
 
@@ -114,3 +142,24 @@ def make_target(
         remote_env["PYTHONPATH"] = site
         return Target("sim", "python3", config.launch.module, tuple(remote_env.items()), SIM_PORT_BLOCK * index)
     return Target("sglang", config.launch.python, config.launch.module)
+
+
+def _vllm_target(kind: str, config: BaseConfig, *, sim_load_s: float | None, remote: Host | None, index: int) -> Target:
+    """vLLM on a host, or its look-alike (autofix/vllm_sim) for ``sim`` / ``vllm-sim``."""
+    subcommand = config.launch.subcommand
+    probe_env = tuple((n, v) for n, v in config.base.env if n.startswith("VLLM_"))
+    if kind not in ("sim", "vllm-sim"):
+        return Target("vllm", config.launch.python, config.launch.module, (), 0, subcommand, probe_env)
+    from .vllm_sim import SITE_DIR, sim_env
+
+    if remote is None:
+        env = tuple(sim_env(sim_load_s).items())
+        offset = sim_port_offset(index)
+        return Target("vllm-sim", sys.executable, config.launch.module, env, offset, subcommand, probe_env)
+    from .hosts.install import install_tree
+
+    site = install_tree(remote, SITE_DIR, "vllm-sim-site")
+    remote_env = sim_env(sim_load_s, base_pythonpath="")
+    remote_env["PYTHONPATH"] = site
+    env_pairs = tuple(remote_env.items())
+    return Target("vllm-sim", "python3", config.launch.module, env_pairs, SIM_PORT_BLOCK * index, subcommand, probe_env)

@@ -55,6 +55,11 @@ _JOURNAL_SHORT = re.compile(
 _SGLANG_PREFIX = re.compile(
     r"^\[(?P<ts>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)?)(?P<ranks>(?: [A-Z]{2,4}\d+)*)\] ?(?P<msg>.*)$"
 )
+# vLLM's logger: "LEVEL MM-DD HH:MM:SS[.ms] [file.py:line] msg" (after its process prefix,
+# "(EngineCore_DP0 pid=N) ", which _RAY strips); an engine core logs its traceback so.
+_VLLM_PREFIX = re.compile(
+    r"^(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? \[[\w.-]+:\d+\] ?(?P<msg>.*)$"
+)
 _JOURNAL_META = re.compile(r"^-- (?:Boot |No entries|Logs begin|Journal begins|Reboot)")
 # Container and orchestrator prefixes, stripped before the journal's and SGLang's own:
 # `docker compose logs` ("sglang-1  | ", "[sglang]     | "), `kubectl logs --prefix`
@@ -120,7 +125,8 @@ _QUIET_EXITS = frozenset({"SystemExit", "KeyboardInterrupt"})
 # "x.*y" is tried from every x of a line ("scheduler " x 1000: quadratic); from a line's
 # start, an atomic lazy prefix finds its first x only, which is the same question.
 _WRAPPER = re.compile(
-    r"scheduler died|Received sigquit|child process|Engine core initialization failed|"
+    r"scheduler died|Received sigquit|child process|Engine core initialization failed|See root cause above|"
+    r"stack trace (?:above )?for (?:the )?root cause|"
     r"^(?>.*?scheduler).*(?:dead|exited)|"
     r"^(?>.*?Rank \d+ ).*died|^(?>.*?detokenizer).*died|Exception in (?:ModelTpServer|run_scheduler_process)",
     re.IGNORECASE | re.MULTILINE,
@@ -341,6 +347,8 @@ def _sglang(pid_key: str, msg: str) -> _Line:
         prefixed = _SGLANG_PREFIX.match(msg)
         if prefixed is not None:
             return _Line(pid_key, prefixed.group("ranks").strip(), prefixed.group("msg"))
+    elif msg[:1] in "DIWEC" and (vllm := _VLLM_PREFIX.match(msg)):
+        return _Line(pid_key, None, vllm.group("msg"))
     return _Line(pid_key, None, msg)
 
 

@@ -12,6 +12,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,6 +37,13 @@ class Sshd:
     known_hosts: Path
     home: Path  # a HOME whose ~/.ssh has the key, known_hosts and config
     process: subprocess.Popen[bytes] | None = None
+    host_tmp: Path | None = None  # its sessions' TMPDIR
+
+    def close(self) -> None:
+        """Stop it for good: the server, its sessions, and its sessions' temp dir."""
+        self.stop()
+        if self.host_tmp is not None:
+            shutil.rmtree(self.host_tmp, ignore_errors=True)
 
     @property
     def spec(self) -> str:
@@ -113,7 +121,9 @@ def make_sshd(root: Path, *, sftp: bool = True) -> Sshd:
     authorized = root / "authorized_keys"
     authorized.write_text(client_pub + "\n")
     authorized.chmod(0o600)
-    (root / "host-tmp").mkdir()
+    # Short, in /tmp: a sim host's forkserver puts an AF_UNIX socket under its TMPDIR, and
+    # socket paths have 108 bytes at most (pytest's temp paths can be longer than that).
+    host_tmp = Path(tempfile.mkdtemp(prefix="afx-sshd-", dir="/tmp"))
     config = root / "sshd_config"
     config.write_text(
         "\n".join(
@@ -132,7 +142,7 @@ def make_sshd(root: Path, *, sftp: bool = True) -> Sshd:
                 "LogLevel ERROR",
                 # Sessions get this server's own temp dir: the host work dir (and a sim
                 # host's lock) of one server's clients is theirs alone.
-                f"SetEnv TMPDIR={root / 'host-tmp'}",
+                f"SetEnv TMPDIR={host_tmp}",
                 "",
             ]
         )
@@ -154,6 +164,6 @@ def make_sshd(root: Path, *, sftp: bool = True) -> Sshd:
             ]
         )
     )
-    server = Sshd(root, port, config, host_pub, client_key, ssh_config, known_hosts, home)
+    server = Sshd(root, port, config, host_pub, client_key, ssh_config, known_hosts, home, host_tmp=host_tmp)
     server.start()
     return server

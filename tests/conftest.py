@@ -42,7 +42,7 @@ def sshd(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     require("ssh-keygen", "openssh-client")
     server = make_sshd(tmp_path_factory.mktemp("sshd"))
     yield server
-    server.stop(sessions=False)
+    server.close()
 
 
 @pytest.fixture(scope="session")

@@ -36,9 +36,15 @@ def test_html_graph_is_drawn_in_headless_chromium(tmp_path: Path, chromium: str,
     assert len(nodes) >= len(attempts)  # every attempt, plus the untried children
     assert "set speculative-eagle-topk=1" in dom and 'stroke-width="3"' in dom  # move labels; winner path bold
     assert dom.count('<tr class="') == len(attempts)
+    # Each attempt's failure message and the winner's bench figures; a legend for every mark.
+    assert "speculative_eagle_topk &gt; 1 with page_size &gt; 1" in dom
+    assert re.search(r'<td class="bench">[\d.]+ tok/s, [\d.]+ tok/s at 8 streams, accept length [\d.]+</td>', dom)
+    legend = dom[dom.index('<ul id="legend">') :]
+    for mark in ("passed", "failed", "untried", "solid edge", "dashed edge", "inferred move", "bold"):
+        assert mark in legend, mark
     shot = tmp_path / "graph.png"
     subprocess.run(
-        [*browser, f"--screenshot={shot}", "--window-size=1200,900", page.as_uri()],
+        [*browser, f"--screenshot={shot}", "--window-size=1200,1600", page.as_uri()],
         capture_output=True,
         timeout=120,
         check=False,

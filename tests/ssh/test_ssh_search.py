@@ -151,7 +151,7 @@ def test_search_over_a_host_without_sftp(tmp_path: Path) -> None:
         assert result["status"] == "passed" and result["launches"] == 1
         assert result["winner"]["args"]["speculative-eagle-topk"] == "1"
     finally:
-        bare.stop()
+        bare.close()
 
 
 def test_a_host_name_that_does_not_resolve_fails_at_once(tmp_path: Path) -> None:
@@ -163,3 +163,16 @@ def test_a_host_name_that_does_not_resolve_fails_at_once(tmp_path: Path) -> None
     assert done.returncode == 3, done.stderr
     assert "does not resolve" in done.stderr and "try " not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_the_vllm_sim_runs_over_ssh_like_the_local_one(sshd: Sshd, tmp_path: Path) -> None:
+    """--target sim with a vLLM base copies the simulated vLLM to the host: the same three
+    attempts (a JSON-key fix in preflight, the workers' backend error after a launch, a pass)."""
+    env = env_for(sshd, "0.5")
+    base = str(ROOT / "examples" / "vllm-qwen3-eagle3.yaml")
+    remote = autofix("search", "--base", base, "--host", sshd.spec, "--target", "sim", "--json", cwd=tmp_path, env=env)
+    assert remote.returncode == 0, remote.stdout[-3000:] + remote.stderr[-2000:]
+    result = json.loads(remote.stdout.strip().splitlines()[-1])
+    assert (result["attempts"], result["launches"]) == (3, 2)
+    classes = [a["class"] for a in attempts(tmp_path, env, result["run"])]
+    assert classes == ["vllm-speculative-unknown-key", "vllm-gpu-attention-backend", None]
