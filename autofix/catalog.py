@@ -112,6 +112,9 @@ class FlagInfo:
     default: Any = None
     # A flag whose value is a JSON object of a config class: the keys the class accepts.
     keys: tuple[str, ...] = ()
+    # What the target resolves the flag to when it is left unset and its default is None
+    # (SGLang 0.5.x declares these as field fallbacks): the value SGLang itself would use.
+    fallback: Any = None
 
 
 @dataclass(frozen=True)
@@ -183,13 +186,24 @@ class Catalog:
                 tuple(choices) if isinstance(choices, list) else (),
                 info.get("default"),
                 tuple(str(k) for k in keys) if isinstance(keys, list) else (),
+                fallback=info.get("fallback"),
             )
         aliases = {str(k): str(v) for k, v in (facts.get("aliases") or {}).items() if str(v) in flags}
         # The catalogue's own short names (tp -> tp-size) stay, where the host has the flag.
         for spelling, canonical in self.aliases.items():
             if canonical in flags and spelling not in flags:
                 aliases.setdefault(spelling, canonical)
-        return replace(self, flags=flags, aliases=aliases, flags_from=f"host parser {version}".strip())
+        # The catalogue's own table is one more release's parser: a flag it has that the
+        # host lacks was added after the host's release (not a typo of a near name).
+        history = self.history
+        table = self.flags_from.removeprefix("table ").strip()
+        if table and not self.flags_from.startswith("host parser"):
+            seen = dict(history.seen)
+            for name in self.flags:
+                seen[name] = (seen.get(name, (table, table))[0], table)
+            releases = history.releases if table in history.releases else (*history.releases, table)
+            history = replace(history, seen=seen, releases=releases)
+        return replace(self, flags=flags, aliases=aliases, flags_from=f"host parser {version}".strip(), history=history)
 
     def flag(self, name: str) -> FlagInfo | None:
         return self.flags.get(self.canonical(name))
@@ -245,7 +259,9 @@ def load_catalog(directory: Path | None = None, family: str = "sglang") -> Catal
             history = parse_history(path.name, path.read_text(encoding="utf-8"))
         except OSError as exc:
             raise CatalogError(f"{path}: cannot read: {exc}") from None
-    return replace(parse_catalog(texts, flag_texts), history=history)
+    versions = sorted({str(json.loads(t).get("version", "")) for t in flag_texts.values()} - {""})
+    table = f"table {versions[-1]}" if versions else ""
+    return replace(parse_catalog(texts, flag_texts), history=history, flags_from=table)
 
 
 def parse_history(name: str, text: str) -> FlagHistory:
@@ -283,7 +299,12 @@ def parse_flags(name: str, text: str) -> tuple[dict[str, FlagInfo], dict[str, st
             raise CatalogError(f"{name}: flags.{flag}: needs a [a-z0-9-]+ name and a kind in {FLAG_KINDS}")
         keys = tuple(str(k) for k in info.get("keys") or ())
         flags[flag] = FlagInfo(
-            info["kind"], info.get("type"), tuple(info.get("choices") or ()), info.get("default"), keys
+            info["kind"],
+            info.get("type"),
+            tuple(info.get("choices") or ()),
+            info.get("default"),
+            keys,
+            fallback=info.get("fallback"),
         )
     aliases = {str(k): str(v) for k, v in (data.get("aliases") or {}).items()}
     return flags, aliases

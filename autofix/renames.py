@@ -119,6 +119,11 @@ def _resolve(name: str, catalog: Catalog, depth: int = 0) -> tuple[tuple[tuple[s
         return ((reordered[0], None),), "the same words in the parser's order"
     if name in catalog.history.seen:
         first, last = catalog.history.seen[name]
+        releases = catalog.history.releases
+        if releases and last == releases[-1]:
+            # A flag of newer releases than the host's: the host cannot take it at all.
+            shown = first if first == last else f"{first}-{last}"
+            return (), f"a flag of SGLang {shown}, newer than the host's release"
         return (), f"SGLang {first}-{last} had it; later releases removed it"
     close = difflib.get_close_matches(name, known, n=1, cutoff=CLOSE)
     if close:
@@ -140,8 +145,13 @@ def _valid_choice(flag: str, value: str, catalog: Catalog) -> str:
     return close[0] if close else value
 
 
-def rename_edits(candidate: Candidate, catalog: Catalog, resolved: Mapping[str, object] | None = None) -> list[Edit]:
-    """Edits that spell every unknown flag of the candidate as the parser knows it."""
+def rename_edits(
+    candidate: Candidate, catalog: Catalog, resolved: Mapping[str, object] | None = None, *, offline: bool = False
+) -> list[Edit]:
+    """Edits that spell every unknown flag of the candidate as the parser knows it.
+
+    ``offline``: the candidate is only what an error message showed, so a value the
+    replacement takes from another flag (ep-size = tp-size) is not known and not set."""
     edits: list[Edit] = []
     for spelling in unknown_flags(candidate, catalog):
         found = meaning(spelling, catalog)
@@ -152,12 +162,18 @@ def rename_edits(candidate: Candidate, catalog: Catalog, resolved: Mapping[str, 
             continue
         user_value = candidate.arg(spelling)
         for i, (flag, value) in enumerate(found.flags):
+            if offline and isinstance(value, str) and value.startswith(_FROM):
+                if i == 0:
+                    edits.append(Edit(EditOp.RENAME, spelling, flag))
+                continue
             concrete = _concrete(
                 flag, value, user_value if i == len(found.flags) - 1 else True, candidate, catalog, resolved
             )
             if i == 0:
                 edits.append(Edit(EditOp.RENAME, spelling, flag))
-                if concrete != user_value:
+                # No value to give (a bare flag renamed to one with no default): the
+                # renamed flag keeps what the user wrote rather than being dropped again.
+                if concrete is not None and concrete != user_value:
                     edits.append(_set(flag, concrete))
             elif not candidate.has(flag):
                 edits.append(_set(flag, concrete))
@@ -197,9 +213,11 @@ def _concrete(
     return user_value
 
 
-def rename_move(candidate: Candidate, catalog: Catalog, resolved: Mapping[str, object] | None = None) -> Move | None:
+def rename_move(
+    candidate: Candidate, catalog: Catalog, resolved: Mapping[str, object] | None = None, *, offline: bool = False
+) -> Move | None:
     """All of the candidate's unknown flags renamed in one move (None: nothing to rename)."""
-    edits = rename_edits(candidate, catalog, resolved)
+    edits = rename_edits(candidate, catalog, resolved, offline=offline)
     return Move(tuple(edits), inferred=True, origin="rename") if edits else None
 
 
@@ -220,6 +238,43 @@ def base_warnings(candidate: Candidate, catalog: Catalog, version: str = "") -> 
             out.append(f"{shown} is not a flag of {where}: it stands for --{found.flags[0][0]}")
         else:
             out.append(f"{shown} is not a flag of {where}: did you mean {found.words().split(' is ', 1)[1]}?")
+    return out
+
+
+_UNRECOGNIZED = re.compile(r"unrecognized arguments: (?P<rest>.*)")
+_AMBIGUOUS = re.compile(r"ambiguous option: (?P<flag>--?[^\s=]+)")
+_NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
+
+
+def refused_flags(text: str) -> dict[str, ArgValue]:
+    """The flags argparse's error names as the user typed them, with their values
+    (``unrecognized arguments: - -trust-remote-code -page-size 16``, ``ambiguous option:
+    --cuda-graph-bs could match …``): what a rename works on when the command is not at
+    hand (``autofix classify`` of a pasted log)."""
+    out: dict[str, ArgValue] = {}
+    for found in _AMBIGUOUS.finditer(text):
+        out[found.group("flag").lstrip("-")] = True
+    for found in _UNRECOGNIZED.finditer(text):
+        tokens = found.group("rest").split()
+        i = 0
+        while i < len(tokens):
+            token = tokens[i]
+            i += 1
+            if token == "-" and i < len(tokens) and tokens[i].startswith("-"):
+                name = f"- {tokens[i]}"  # the two dashes split by a space
+                i += 1
+            elif token.startswith("-") and not _NUMBER.match(token):
+                name = token[2:] if token.startswith("--") else token
+            else:
+                continue  # a value of a flag argparse took
+            values: list[str] = []
+            while i < len(tokens) and (not tokens[i].startswith("-") or _NUMBER.match(tokens[i])):
+                values.append(tokens[i])
+                i += 1
+            value: ArgValue = True if not values else values[0] if len(values) == 1 else tuple(values)
+            if "=" in name and not name.startswith("-"):
+                name, value = name.split("=", 1)
+            out[name] = value
     return out
 
 

@@ -22,8 +22,8 @@ from typing import Any
 from .catalog import Catalog, EditSpec, MoveSpec, ValueSpec
 from .classify import Diagnosis, Subject
 from .model import ArgValue, Candidate, Edit, EditOp, KeyValue, Move, json_object, normalize_value
-from .renames import rename_move
-from .source import Conjunction, FieldRef, alternatives, failing_site
+from .renames import refused_flags, rename_move
+from .source import PRODUCT, Conjunction, FieldRef, alternatives, failing_site
 
 
 @dataclass(frozen=True)
@@ -176,7 +176,7 @@ def propose(
 
 def _parser_refused(subject: Subject) -> bool:
     """The target's argument parser refused the argv (argparse's own error)."""
-    text = subject.message or ""
+    text = f"{subject.message or ''}\n{argparse_line(subject)}"
     return subject.exception in ("argparse_error", "SystemExit") or any(
         w in text for w in ("unrecognized arguments", "ambiguous option", "error: argument")
     )
@@ -344,6 +344,12 @@ def offline_moves(diagnosis: Diagnosis, catalog: Catalog, source: str | None = N
     """
     flags = Flags(Candidate(()), catalog, assume_present=True)
     moves: list[Move] = []
+    if _parser_refused(diagnosis.subject):
+        # The flags argparse refused, as typed: renamed as the search would rename them.
+        typed = refused_flags(f"{diagnosis.subject.message or ''}\n{argparse_line(diagnosis.subject)}")
+        renamed = rename_move(Candidate.build(typed), catalog, offline=True) if typed else None
+        if renamed is not None:
+            moves.append(renamed)
     cls = diagnosis.failure_class
     if cls is not None:
         for spec in cls.moves:
@@ -410,9 +416,29 @@ _DIRECTION = re.compile(
     r"(?i:(?P<down>smaller|lower|decrease|reduce)|larger|higher|bigger|increase|raise)\b[^.;]{0,40}?"
     r"--(?P<flag>[a-z0-9][a-z0-9-]*)(?:[^.;]{0,30}?at least (?P<least>\d+))?"
 )
+_RANGE = re.compile(
+    r"--(?P<flag>[a-z0-9][a-z0-9-]*)[^.;]*?\b(?:in (?:the )?range|between|within)\s*(?P<open>[\[(])?\s*"
+    r"(?P<lo>-?\d+(?:\.\d+)?)\s*(?:,|and|to)\s*(?P<hi>-?\d+(?:\.\d+)?)\s*(?P<close>[\])])?"
+)
+_HARDWARE_ONLY = re.compile(
+    r"(?i)^(?P<what>.{1,80}?)\s+(?:only supports|is only supported on|only runs on|requires|needs)\s+(?:an?\s+)?"
+    r"(?:CUDA|NVIDIA|ROCm|HIP|NPU|XPU|GPUs?\b|SM\s?\d+|Hopper|Blackwell)"
+)
 _REFUSAL = re.compile(r"(?i)not (?:currently )?supported|incompatible|does not support|cannot be used|not compatible")
 _FIELD_IN_TEXT = re.compile(r"\b([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b")
 _STOPWORDS = frozenset({"to", "be", "and", "or", "is", "the", "a", "an", "with", "for", "as", "well", "in", "of"})
+
+
+_ARGPARSE_LINE = re.compile(r"error: (?:argument |unrecognized arguments|ambiguous option)")
+
+
+def argparse_line(subject: Subject) -> str:
+    """argparse's own ``prog: error: …`` line when the chosen exception is one of its
+    causes (``invalid literal for int()`` under ``invalid int value: '2.0'``)."""
+    if _ARGPARSE_LINE.search(subject.message or ""):
+        return ""
+    lines = subject.traceback.preceding if subject.traceback is not None else ()
+    return next((ln for ln in reversed(lines) if _ARGPARSE_LINE.search(ln)), "")
 
 
 def infer(subject: Subject, flags: Flags, resolved: Mapping[str, object], source: str | None = None) -> list[Move]:
@@ -422,7 +448,7 @@ def infer(subject: Subject, flags: Flags, resolved: Mapping[str, object], source
     moves: list[Move] = []
     message = subject.message or ""
     moves.extend(validation_moves(subject, flags))  # vLLM's pydantic config errors; else none
-    moves.extend(_from_argparse(message, flags))
+    moves.extend(_from_argparse(f"{message}\n{argparse_line(subject)}", flags))
     moves.extend(_from_message(message, flags))
     if subject.exception.rsplit(".", 1)[-1] == "ZeroDivisionError":
         zeros = [name for name, value in flags.candidate.args if value == "0" and not flags.is_pinned(name)]
@@ -432,6 +458,7 @@ def infer(subject: Subject, flags: Flags, resolved: Mapping[str, object], source
         moves.extend(from_file)
     elif subject.frame is not None and subject.frame.source:
         moves.extend(_from_source(subject.frame.source, flags))
+    moves.extend(_named_in_message(message, flags))
     return [m for m in moves if not any(flags.is_host_fact(e.target) for e in m.edits if not e.op.on_env)]
 
 
@@ -482,17 +509,29 @@ def closest_choices(given: str, choices: Sequence[str], preferred: Sequence[str]
     return list(dict.fromkeys([*prefixed, *similar]))
 
 
-def _domain_first(flag: str, flags: Flags) -> ArgValue | None:
-    values = flags.catalog.domains.get(flags.catalog.canonical(flag))
-    return normalize_value(values[0]) if values else None
+# Choices that mean "off": never the value that switches a feature on.
+_OFF = frozenset({"none", "null", "off", "disable", "disabled", "false", "no", "0", ""})
+MAX_ON_VALUES = 3
+
+
+def on_values(flag: str, flags: Flags) -> list[ArgValue]:
+    """Values that switch a value flag on, best first: the catalogue's documented values,
+    then the parser's own choices that do not mean off, in the parser's order. Empty when
+    neither says anything (no value is invented)."""
+    info = flags.catalog.flag(flag)
+    domain = [str(v) for v in flags.catalog.domains.get(flags.catalog.canonical(flag), ())]
+    choices = [str(c) for c in (info.choices if info else ()) if str(c).lower() not in _OFF]
+    out = [normalize_value(v) for v in dict.fromkeys([*domain, *choices])]
+    return [v for v in out if v is not None][:MAX_ON_VALUES]
 
 
 def _turn_on_value(flag: str, flags: Flags) -> ArgValue | None:
-    """The value that sets a flag that is not set: a bare flag, or the domain's first."""
+    """The value that sets a flag that is not set: a bare flag, or the first on-value."""
     info = flags.catalog.flag(flag)
     if info is not None and info.kind == "bool":
         return True
-    return _domain_first(flag, flags)
+    values = on_values(flag, flags)
+    return values[0] if values else None
 
 
 def _valid_value(flag: str, value: str, flags: Flags) -> bool:
@@ -572,6 +611,9 @@ def _from_message(message: str, flags: Flags) -> list[Move]:
         others = [c for c in dict.fromkeys([*preferred, *choices]) if c != value and c in choices]
         if others:
             add([Edit(EditOp.SET, flags.target(flag), others[0])])
+    for found in _RANGE.finditer(message):
+        out.extend(_into_range(found, flags))
+    out.extend(_without_feature(message, flags))
     for found in _OUT_OF_RANGE.finditer(message):
         if flags.spelling(found.group("flag")):  # back to SGLang's own default
             add([Edit(EditOp.DROP, flags.target(found.group("flag")))])
@@ -596,11 +638,82 @@ def _from_message(message: str, flags: Flags) -> list[Move]:
         named_flag = f"--{name}" in message or field_name(name) in message
         if isinstance(value, str) and not named_flag and _mentioned(value, message) and not flags.is_host_fact(name):
             add([Edit(EditOp.DROP, name)], "value")
-    # Last resort: a flag the message names (--x or its field x_y) goes back to its default.
+    return out
+
+
+def _named_in_message(message: str, flags: Flags) -> list[Move]:
+    """Last resort, after everything the message and the code say: a flag the message
+    names (--x or its field x_y) goes back to its default. A flag the message asks to
+    make smaller or larger is not dropped."""
+    directed = {found.group("flag") for found in _DIRECTION.finditer(message)}
     named = [*_FLAG_IN_TEXT.findall(message), *(flag_name(f) for f in _FIELD_IN_TEXT.findall(message))]
-    for flag in dict.fromkeys(named):
-        if flags.spelling(flag) and flag not in directed:
-            add([Edit(EditOp.DROP, flags.target(flag))])
+    return [
+        _inferred([Edit(EditOp.DROP, flags.target(flag))], "message")
+        for flag in dict.fromkeys(named)
+        if flags.spelling(flag) and flag not in directed
+    ]
+
+
+def _into_range(found: re.Match[str], flags: Flags) -> list[Move]:
+    """A value outside the range the message states: what the target itself would use
+    when the flag is unset (its fallback or default) if that lies inside, then the
+    nearest value inside (the bound; an int steps past an open one)."""
+    flag = found.group("flag")
+    if not flags.spelling(flag):
+        return []
+    lo, hi = float(found.group("lo")), float(found.group("hi"))
+    lo_open, hi_open = found.group("open") == "(", found.group("close") == ")"
+
+    def inside(x: float) -> bool:
+        return (lo < x if lo_open else lo <= x) and (x < hi if hi_open else x <= hi)
+
+    info = flags.catalog.flag(flag)
+    target = flags.target(flag)
+    out: list[Move] = []
+    for own in (info.fallback, info.default) if info is not None else ():
+        number = _number(own)
+        if number is not None and inside(number):
+            out.append(_inferred([Edit(EditOp.SET, target, str(_tidy(number)))], "range"))
+            break
+    current = None if flags.assume_present else _number(flags.candidate.arg(target))
+    if current is not None and not inside(current):
+        step = 1.0 if info is not None and info.type == "int" else None
+        edge = hi if current > hi else lo
+        is_open = hi_open if current > hi else lo_open
+        if is_open:
+            edge = (edge - step if current > hi else edge + step) if step else math.nan
+        if not math.isnan(edge) and inside(edge):
+            out.append(_inferred([Edit(EditOp.SET, target, str(_tidy(edge)))], "range"))
+    return out
+
+
+def _without_feature(message: str, flags: Flags) -> list[Move]:
+    """A value the user chose, named where the message says it needs hardware this host
+    does not have ("UNO only supports CUDA."): that feature goes, with the options the
+    user set for it (flags named after the value, or sharing the selecting flag's first
+    word), then the selecting flag alone."""
+    found = _HARDWARE_ONLY.search(message)
+    if found is None:
+        return []
+    what = f" {re.sub(r'[^a-z0-9]+', ' ', found.group('what').lower())} "
+    out: list[Move] = []
+    for name, value in flags.candidate.args:
+        if not isinstance(value, str) or flags.is_pinned(name) or "/" in value or len(value) < 3:
+            continue
+        words = re.sub(r"[^a-z0-9]+", " ", value.lower()).strip()
+        if not words or f" {words} " not in what:
+            continue
+        stem, head = words.replace(" ", "-"), name.split("-")[0]
+        companions = [
+            other
+            for other, _ in flags.candidate.args
+            if other != name
+            and not flags.is_pinned(other)
+            and (other.startswith(f"{stem}-") or other.split("-")[0] == head)
+        ]
+        if companions:
+            out.append(_inferred([Edit(EditOp.DROP, n) for n in [name, *companions]], "hardware"))
+        out.append(_inferred([Edit(EditOp.DROP, name)], "hardware"))
     return out
 
 
@@ -618,7 +731,7 @@ def _mentioned(value: str, message: str) -> bool:
 
 def _parse_fragment(source: str) -> ast.expr | None:
     """Parse an assert's (possibly partial) source line as an expression."""
-    text = source.strip().rstrip(",").rstrip("(").strip()
+    text = re.sub(r"[\s,(]+$", "", source.strip())  # `assert x == 0, (` -> `assert x == 0`
     text = re.sub(r"^(assert|if|elif|and|or|return)\s+", "", text)
     text = re.sub(r":$", "", text)
     for attempt in (text, f"({text})", text.split(",")[0]):
@@ -650,26 +763,40 @@ def source_moves(source: str, line: int, flags: Flags) -> list[Move] | None:
     site = failing_site(source, line)
     if site is None:
         return None
-    conjunctions: list[Conjunction] = []
+    held: list[Conjunction] = []
     if site.kind == "assert" and site.test is not None:
-        conjunctions += alternatives(site.test, True) or []
+        held += alternatives(site.test, True) or []
+    avoided: list[Conjunction] = []
     for test, in_body in site.branches:
-        conjunctions += alternatives(test, not in_body) or []
-    return _moves_for(conjunctions, flags)
+        avoided += alternatives(test, not in_body) or []
+    # Switching a mode on only to steer around the branch that raises (gRPC "must differ
+    # from --port" skipped by turning on --smg-grpc-mode) changes what the server is: never.
+    values, switched = _split_moves(held, flags)
+    avoiding, _ = _split_moves(avoided, flags)
+    return _unique([*values, *avoiding, *switched])
 
 
 def _moves_for(conjunctions: Sequence[Conjunction], flags: Flags) -> list[Move]:
     """Inferred moves that make one of the conjunctions hold, value moves first."""
-    moves: list[Move] = []
-    toggles: list[Move] = []
+    values, switched = _split_moves(conjunctions, flags)
+    return _unique([*values, *switched])
+
+
+def _split_moves(conjunctions: Sequence[Conjunction], flags: Flags) -> tuple[list[Move], list[Move]]:
+    """(value moves, moves that switch a feature on): switching a feature on changes what
+    the operator asked for more than giving a value does, so those go last."""
+    values: list[Move] = []
+    switched: list[Move] = []
     for conjunction in conjunctions:
         for edits in _edits_for(conjunction, flags):
             move = _inferred(edits, "source")
-            # Switching a feature on changes what the operator asked for more than
-            # giving a value does: such moves go last.
-            (toggles if any(e.value is True for e in edits) else moves).append(move)
+            (switched if any(e.value is True for e in edits) else values).append(move)
+    return values, switched
+
+
+def _unique(moves: Sequence[Move]) -> list[Move]:
     unique: dict[str, Move] = {}
-    for move in [*moves, *toggles]:
+    for move in moves:
         unique.setdefault(move.label(), move)
     return list(unique.values())
 
@@ -716,6 +843,8 @@ def _divides(divisor: str, dividend: object, flags: Flags) -> list[list[Edit]] |
     dividend up to the next multiple."""
     if not isinstance(dividend, tuple):
         return None
+    if flags.assume_present:  # offline, no sizes known: the divisor back to its default
+        return [[Edit(EditOp.DROP, flags.target(flag_name(divisor)))]]
     numbers = [_number(_field_value(f, flags)) for f in dividend]
     d = _number(_field_value(divisor, flags))
     if d is None or d <= 0 or any(n is None for n in numbers):
@@ -742,6 +871,8 @@ def _divides(divisor: str, dividend: object, flags: Flags) -> list[list[Edit]] |
 def _satisfy(field: str, relation: str, value: object, flags: Flags) -> list[list[Edit]] | None:
     """Edit sets that make ``cfg.<field> <relation> <value>`` hold; ``[[]]``: nothing to do
     (as far as the flags say it holds); None: no flag can make it hold."""
+    if PRODUCT in field:
+        return _product_satisfy(field.split(PRODUCT), relation, _deref(value, flags), flags)
     flag = flag_name(field)
     info = flags.catalog.flag(flag)
     if info is None and flags.catalog.flags:
@@ -764,7 +895,7 @@ def _satisfy(field: str, relation: str, value: object, flags: Flags) -> list[lis
     if (relation == "is not" and value is None) or relation == "truthy" or (relation == "==" and value is True):
         if present:
             return [[]]
-        return [[Edit(EditOp.SET, target, True)]] if is_bool else (sets(domain) or None)
+        return [[Edit(EditOp.SET, target, True)]] if is_bool else (sets(on_values(flag, flags)) or None)
     if relation == "==":
         if present and str(current) == str(value):
             return [[]]
@@ -784,7 +915,10 @@ def _satisfy(field: str, relation: str, value: object, flags: Flags) -> list[lis
     if relation == "!=":
         if present and str(current) != str(value):
             return [[]]
-        return (drop if present else []) + sets(v for v in domain if str(v) != str(value)) or None
+        # The nearest other value first (a port next to the one it must differ from).
+        number = _number(value)
+        nearest = [_tidy(number + 1)] if info is not None and info.type == "int" and number is not None else []
+        return sets(nearest) + (drop if present else []) + sets(v for v in domain if str(v) != str(value)) or None
     if relation in (">", ">=", "<", "<="):
         try:
             bound = float(value)  # type: ignore[arg-type]
@@ -807,3 +941,61 @@ def _satisfy(field: str, relation: str, value: object, flags: Flags) -> list[lis
         out += sets(v for v in domain if _number(v) is not None and test(float(_number(v) or 0)))
         return out or None
     return None
+
+
+def _size_edit(field: str, value: int, flags: Flags) -> Edit:
+    """A size set to ``value``: back to the parser's default when that is the value."""
+    flag = flag_name(field)
+    info = flags.catalog.flag(flag)
+    if info is not None and _number(info.default) == value and flags.spelling(flag):
+        return Edit(EditOp.DROP, flags.target(flag))
+    return Edit(EditOp.SET, flags.target(flag), str(value))
+
+
+def _product_satisfy(factors: Sequence[str], relation: str, value: object, flags: Flags) -> list[list[Edit]] | None:
+    """Edits that make a product of sizes hold a relation (``dp * cp`` divides tp,
+    ``ep * moe_dp <= tp``): one factor the user set lowered to the largest size that
+    holds (the others kept), then, for divisibility, the one-field dividend raised to the
+    next multiple. Sizes only go down here: a smaller group is what the message allows
+    without buying GPUs."""
+    if flags.assume_present:  # offline, no sizes known: a factor back to its default
+        return [[Edit(EditOp.DROP, flags.target(flag_name(f)))] for f in factors if flags.catalog.flag(flag_name(f))]
+    sizes = [_number(_field_value(f, flags)) for f in factors]
+    if any(n is None or n <= 0 or not float(n).is_integer() for n in sizes):
+        return [[]]
+    numbers = [int(n or 0) for n in sizes]
+    total = math.prod(numbers)
+    if relation == "divides":
+        if not isinstance(value, tuple):
+            return None
+        parts = [_number(_field_value(f, flags)) for f in value]
+        if any(n is None for n in parts):
+            return [[]]
+        whole = math.prod(int(n or 0) for n in parts)
+
+        def holds(p: int) -> bool:
+            return whole % p == 0
+
+    else:
+        bound = _number(value)
+        if bound is None or relation not in (">", ">=", "<", "<=", "=="):
+            return None
+        ops = {">": float.__gt__, ">=": float.__ge__, "<": float.__lt__, "<=": float.__le__, "==": float.__eq__}
+
+        def holds(p: int) -> bool:
+            return bool(ops[relation](float(p), float(bound)))
+
+    if holds(total):
+        return [[]]
+    out: list[list[Edit]] = []
+    for i, field in enumerate(factors):
+        if not flags.spelling(flag_name(field)):
+            continue
+        others = total // numbers[i]
+        fits = [k for k in range(numbers[i] - 1, 0, -1) if holds(k * others)]
+        if fits:
+            out.append([_size_edit(field, fits[0], flags)])
+    if relation == "divides" and isinstance(value, tuple) and len(value) == 1 and flags.spelling(flag_name(value[0])):
+        current = int(_number(_field_value(value[0], flags)) or 0)
+        out.append([Edit(EditOp.SET, flags.target(flag_name(value[0])), str(math.ceil(current / total) * total))])
+    return out or None

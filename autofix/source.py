@@ -23,9 +23,13 @@ import itertools
 from dataclasses import dataclass
 
 MAX_PRODUCT = 16
+# A condition's field may be a product of fields (``attn_dp_size*attn_cp_size``).
+PRODUCT = "*"
 
-# A condition on one field: (field, relation, constant). Relations: is, is not, ==, !=,
-# in, not in, <, <=, >, >=, truthy, falsy. A conjunction is a tuple of them.
+# A condition on one field (or a product of fields, joined by PRODUCT): (field, relation,
+# constant). Relations: is, is not, ==, !=, in, not in, <, <=, >, >=, truthy, falsy, and
+# divides (the field divides the product of the fields in the constant). A conjunction is a
+# tuple of them.
 Condition = tuple[str, str, object]
 Conjunction = tuple[Condition, ...]
 
@@ -157,9 +161,9 @@ def _atom(node: ast.expr) -> Condition | None:
         and isinstance(node.left.op, ast.Mod)
         and constant(node.comparators[0]) == 0
     ):
-        dividend, divisor = _product(node.left.left), field_of(node.left.right)
-        if dividend is not None and divisor is not None:
-            return (divisor, "divides", dividend)
+        dividend, divisors = _product(node.left.left), _product(node.left.right)
+        if dividend is not None and divisors is not None:
+            return (PRODUCT.join(divisors), "divides", dividend)
         return None
     if isinstance(node, ast.Compare) and len(node.ops) == 1:
         relation = _OPS.get(type(node.ops[0]))
@@ -167,6 +171,9 @@ def _atom(node: ast.expr) -> Condition | None:
             return None
         left, right = node.left, node.comparators[0]
         field = field_of(left)
+        factors = _product(left)
+        if field is None and factors is not None and len(factors) > 1:
+            field = PRODUCT.join(factors)  # `cfg.ep_size * cfg.moe_dp_size <= cfg.tp_size`
         value = constant(right)
         if field is None:  # `1 < cfg.x` -> `cfg.x > 1`
             field, value = field_of(right), constant(left)

@@ -183,6 +183,14 @@ def real_argv(case: dict[str, Any]) -> list[str]:
     return [a.replace("{models}", str(MODELS)).replace("{files}", str(FILES)) for a in case["argv"]]
 
 
+def bench_unit(case_id: str) -> str:
+    """A unit name of this benchmark process alone (runs of several versions side by side)."""
+    import os
+    import re
+
+    return f"bench-{os.getpid()}-" + re.sub(r"[^A-Za-z0-9_.@-]", "-", case_id)
+
+
 def base_yaml(case: dict[str, Any], python: str, max_attempts: int = 12) -> str:
     """A base config that searches the case with preflight only, on this machine."""
     import yaml
@@ -190,6 +198,8 @@ def base_yaml(case: dict[str, Any], python: str, max_attempts: int = 12) -> str:
     data = {
         "name": case["id"],
         "host": "local",
+        # The lock on a real host is the machine's, per unit: each benchmark run has its own.
+        "service": {"unit": bench_unit(case["id"])},
         "launch": {"python": python, "args": argv_to_args(real_argv(case))},
         "gates": {"preflight": {"timeout": 120}},
         "search": {"max_attempts": max_attempts, "pinned": ["model-path", "device"]},

@@ -43,11 +43,11 @@ from autofix.run import Runner, SearchOptions
 from autofix.store import open_store
 from autofix.targets import Target
 from autofix.tracebacks import parse_text
-from bench.captures import MODELS, argv_to_args, load_cases, move_in_fix, real_argv, verified_fixes
+from bench.captures import MODELS, argv_to_args, bench_unit, load_cases, move_in_fix, real_argv, verified_fixes
 
 ROOT = Path(__file__).resolve().parent.parent
 FRESH = ROOT / "bench" / "fresh"
-SETS = ("sglang-0.5.23", "users", "spellings")
+SETS = ("sglang-0.5.23", "sglang-0.5.23-second", "users", "spellings")
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
 
 
@@ -161,6 +161,8 @@ def base_text(case_id: str, argv: list[str], python: str, max_attempts: int = 12
     data = {
         "name": re.sub(r"[^A-Za-z0-9-]", "-", case_id),
         "host": "local",
+        # The lock on a real host is the machine's, per unit: each benchmark run has its own.
+        "service": {"unit": bench_unit(case_id)},
         "launch": {"python": python, "args": command_args(argv)},
         "gates": {"preflight": {"timeout": 120}},
         "search": {"max_attempts": max_attempts, "pinned": ["model-path", "device"]},
@@ -205,6 +207,38 @@ def offline_right(output: str, fixes: list[set[tuple[str, str]]], base: set[tupl
     return False
 
 
+def in_host_spelling(pairs: set[tuple[str, str]], catalog: Catalog) -> set[tuple[str, str]]:
+    """A fix verified on 0.5.23, spelled as an older host's parser spells it: a flag the
+    host lacks that a later release renamed from one the host has, with the same value
+    (--cuda-graph-max-bs-decode 256 is 0.5.11's --cuda-graph-max-bs 256)."""
+    out: set[tuple[str, str]] = set()
+    for flag, value in pairs:
+        older = [
+            old
+            for old, r in catalog.history.replacements.items()
+            if r.flag == flag and r.value is None and r.value_from is None and catalog.knows(old)
+        ]
+        out.add((catalog.canonical(older[0]), value) if not catalog.knows(flag) and older else (flag, value))
+    return out
+
+
+def kept(
+    fix: set[tuple[str, str]],
+    held: set[tuple[str, str]],
+    base: set[tuple[str, str]],
+    resolved: dict[str, object] | None = None,
+) -> bool:
+    """The winner keeps the user's intent: it holds every flag and value of the verified
+    fix (as written, or as what SGLang resolved the winner to: 0.5.23 itself turns the
+    deprecated `--dp-size N --enable-dp-attention` into attn_dp_size N), and switches on
+    nothing that neither the user nor the fix has (--smg-grpc-mode turned on to get past a
+    port check changes what the server is; a tuning value added, such as a step count,
+    does not)."""
+    seen = {k: str(v) for k, v in (resolved or {}).items()}
+    holds = all(pair in held or seen.get(pair[0].replace("-", "_")) == pair[1] for pair in fix)
+    return holds and not any(value == "True" for _, value in held - fix - base)
+
+
 def search_cases(
     cases: Iterable[dict[str, Any]], python: str, catalog: Catalog, *, verbose: bool = False
 ) -> tuple[list[Searched], str]:
@@ -220,7 +254,10 @@ def search_cases(
                 argv = with_models(case["argv"])
                 config = parse_base(base_text(case["id"], argv, python), source=f"{case['id']}.yaml")
                 first = preflight.check(config.base, 120)
-                fixes = [canonical_pairs(command_args(with_models(f)), host_catalog) for f in case.get("fixes", [])]
+                fixes = [
+                    in_host_spelling(canonical_pairs(command_args(with_models(f)), host_catalog), host_catalog)
+                    for f in case.get("fixes", [])
+                ]
                 offline = (
                     None
                     if first.ok or not fixes
@@ -235,6 +272,7 @@ def search_cases(
                 )  # fmt: skip
                 result = runner.run()
                 winner = result.winner
+                by_id = {a.id: a for a in runner.store.attempts(result.run.id)}
                 intent: bool | None = None
                 label = "-"
                 if winner is not None:
@@ -242,7 +280,9 @@ def search_cases(
                         {k: (list(v) if isinstance(v, tuple) else v) for k, v in winner.candidate.args}, host_catalog
                     )
                     held = {(f, "True" if v == "True" else v) for f, v in held}
-                    intent = any(fix <= held for fix in fixes) if fixes else None
+                    base_pairs = canonical_pairs(config.base.args_dict(), host_catalog)
+                    resolved = dict(by_id[winner.id].resolved) if winner.id in by_id else {}
+                    intent = any(kept(fix, held, base_pairs, resolved) for fix in fixes) if fixes else None
                     label = "; ".join(m.label() for m in _winner_moves(runner, result.run.id, winner)) or "(base)"
                 chain = int(case.get("chain_length", 1))
                 results.append(
@@ -260,6 +300,35 @@ def search_cases(
         finally:
             preflight.close()
     return results, info.version
+
+
+def figures(results: list[Searched]) -> list[str]:
+    """PASS, attempts against the budget, intent kept, first offline move: one column."""
+    failing = [r for r in results if r.failed_first]
+    passed = [r for r in failing if r.passed]
+    judged = [r for r in failing if r.intent is not None]
+    off = [r for r in failing if r.first_offline is not None]
+    n = len(failing) or 1
+    mean = sum(r.attempts for r in passed) / len(passed) if passed else 0.0
+    budget = sum(r.budget for r in passed) / len(passed) if passed else 0.0
+    return [
+        f"{len(passed)}/{len(failing)} {100 * len(passed) / n:.0f}%",
+        f"{mean:.2f} / {budget:.2f}",
+        f"{sum(bool(r.intent) for r in judged)}/{len(judged)}",
+        f"{sum(bool(r.first_offline) for r in off)}/{len(off)} {100 * sum(bool(r.first_offline) for r in off) / (len(off) or 1):.0f}%",
+    ]
+
+
+def side_by_side(columns: dict[str, list[Searched]]) -> str:
+    """Every figure in one table: in sample (the captures, full catalogue) first, then
+    each out-of-sample column."""
+    rows = ("preflight search PASS", "mean attempts / chain+1", "intent kept", "first offline move in a fix")
+    cells = {name: figures(results) for name, results in columns.items()}
+    width = max(14, *(len(n) for n in cells))
+    lines = [" " * 28 + "".join(f"{n:>{width + 2}}" for n in cells)]
+    for i, row in enumerate(rows):
+        lines.append(f"{row:<28}" + "".join(f"{c[i]:>{width + 2}}" for c in cells.values()))
+    return "\n".join(lines)
 
 
 def summarize(label: str, results: list[Searched]) -> str:
@@ -311,6 +380,7 @@ def main() -> int:
     args = parser.parse_args()
     catalog = load_catalog()
     started = time.monotonic()
+    columns: dict[str, list[Searched]] = {}
     if not args.fresh_only:
         rows, held_out = captures_lofo(catalog)
         total = [sum(r[i] for r in rows.values()) for i in range(3)]
@@ -328,15 +398,21 @@ def main() -> int:
                 outside.extend(part)
             print(summarize("captures searched, in sample        ", inside))
             print(summarize("captures searched, family left out  ", outside))
+            columns["captures IN"] = inside
+            columns["captures LOFO"] = outside
     if args.python and not args.captures_only:
         for name in args.sets.split(","):
             results, version = search_cases(load_set(name), args.python, catalog, verbose=args.verbose)
             print(summarize(f"fresh {name} on SGLang {version} (out of sample)", results))
+            columns[f"{name} @{version}"] = results
             for r in results:
                 if r.failed_first and (not r.passed or r.intent is False or r.attempts > r.budget):
                     print(
                         f"    miss {r.case}: passed={r.passed} attempts={r.attempts} intent={r.intent} winner={r.winner}"
                     )
+    if columns:
+        print("\nin sample (captures IN: the catalogue was written from them) beside out of sample:")
+        print(side_by_side(columns))
     print(f"({time.monotonic() - started:.0f} s)")
     return 0
 

@@ -24,6 +24,10 @@ CATALOG = load_catalog()
 # The two cases whose verified fix is a file path no message names (which key/cert file
 # to use); autofix's first move there is to serve without the broken SSL option.
 UNKNOWABLE = {"srv-ssl-files-missing", "srv-ssl-refresh-without-certs"}
+# Verified fixes whose value no message, parser fact or documented sweep names (50051,
+# window 1024, rank 16): the catalogue used to hold them as answers; inference honestly
+# proposes something else (the range's bound, dropping the option, nothing).
+NO_FACT = {"srv-grpc-port-out-of-range", "spec-draft-sink-without-window", "csa-lora-enable-without-rank-or-paths"}
 
 
 # Captures already in journalctl form are read as they are; the rest in every form.
@@ -57,6 +61,8 @@ def test_first_move_is_part_of_the_verified_fix(outcome: Any) -> None:
     """The first repair autofix proposes is (part of) the fix verified on real SGLang."""
     if outcome.case in UNKNOWABLE:
         pytest.xfail("the fix is a file path that no message names")
+    if outcome.case in NO_FACT:
+        pytest.xfail("the fix's value is named by no fact")
     assert outcome.right, f"{outcome.case}: first move {outcome.first!r}, verified fix {outcome.fix!r}"
 
 

@@ -62,7 +62,23 @@ except Exception:
     vllm = sys.modules.get("vllm") or types.ModuleType("vllm")
     vllm.__path__ = []
     sys.modules["vllm"] = vllm
-    sys.modules["vllm._custom_ops"] = types.ModuleType("vllm._custom_ops")
+    ops = types.ModuleType("vllm._custom_ops")
+
+    def _kernel(name):
+        def missing(*args, **kwargs):
+            raise RuntimeError("vllm._custom_ops.%s is a CPU-env stand-in: no kernel here" % name)
+
+        return missing
+
+    # `from vllm._custom_ops import scaled_fp8_quant` at import time: any name is a
+    # stand-in that fails only if called (argument validation never calls a kernel).
+    def _any_kernel(name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return _kernel(name)
+
+    ops.__getattr__ = _any_kernel
+    sys.modules["vllm._custom_ops"] = ops
 PY
 case "$SGLANG_VERSION" in
   0.4.*) echo "import autofix_old_sglang_shims" > "$SITE/autofix_old_sglang_shims.pth" ;;

@@ -102,6 +102,7 @@ def _parser_facts(server_args_cls: type) -> dict[str, Any]:
         )
     flags: dict[str, Any] = {}
     aliases: dict[str, str] = {}
+    by_field: dict[str, str] = {}
     for action in parser._actions:
         longs = [s[2:] for s in action.option_strings if s.startswith("--")]
         if not longs:
@@ -132,13 +133,30 @@ def _parser_facts(server_args_cls: type) -> dict[str, Any]:
         if name in flags:  # two actions for one name (a deprecated alias registered twice)
             continue
         flags[name] = info
+        by_field.setdefault(str(action.dest), name)
         for other in longs:
             if other != name:
                 if isinstance(action, argparse.BooleanOptionalAction) and other.startswith("no-"):
                     flags.setdefault(other, {"kind": "bool", "negates": name})
                 else:
                     aliases[other] = name
+    for field, value in _fallbacks(server_args_cls).items():
+        flag = by_field.get(field)
+        if flag is not None and flag in flags and "default" not in flags[flag]:
+            flags[flag]["fallback"] = _jsonable(value)
     return {"flags": flags, "aliases": aliases}
+
+
+def _fallbacks(server_args_cls: type) -> dict[str, Any]:
+    """What an unset field resolves to when its default is None, where the installed
+    version declares it (0.5.x: arg_utils.fallbacks_of); empty elsewhere."""
+    try:
+        from sglang.srt.arg_groups.arg_utils import fallbacks_of  # type: ignore[import-not-found]
+
+        found = fallbacks_of(server_args_cls)
+    except Exception:
+        return {}
+    return dict(found) if isinstance(found, dict) else {}
 
 
 def _snapshot(obj: Any, names: list[str]) -> dict[str, Any]:

@@ -1,0 +1,172 @@
+"""Inference that reads the gate like an operator: data-driven from real SGLang 0.5.23
+captures with the curated classes switched off, and from the statements SGLang's checks
+are written as (one-line facts: the condition, not its code)."""
+
+from __future__ import annotations
+
+import pytest
+
+from autofix.catalog import load_catalog
+from autofix.classify import Diagnosis, Subject, classify
+from autofix.model import Candidate, EditOp, Failure, Frame, Gate, Move
+from autofix.repair import Flags, argparse_line, offline_moves, on_values, propose, source_moves
+from autofix.tracebacks import parse_text
+from bench.captures import move_in_fix, verified_fixes
+
+from .conftest import DATA, argv_to_args, load_cases
+
+CATALOG = load_catalog()
+BARE = CATALOG.without_classes()  # inference only
+CASES = {c["id"]: c for c in load_cases()}
+
+
+def first_moves(case_id: str, catalog=BARE, n: int = 3) -> list[str]:  # type: ignore[no-untyped-def]
+    case = CASES[case_id]
+    candidate = Candidate.build(argv_to_args(case["argv"]))
+    diagnosis = classify(parse_text(case["traceback"]), catalog, Gate.PREFLIGHT)
+    return [p.move.label() for p in propose(candidate, diagnosis, catalog, pinned=("model-path",))][:n]
+
+
+def first_move(case_id: str, catalog=BARE) -> Move:  # type: ignore[no-untyped-def]
+    case = CASES[case_id]
+    candidate = Candidate.build(argv_to_args(case["argv"]))
+    diagnosis = classify(parse_text(case["traceback"]), catalog, Gate.PREFLIGHT)
+    return propose(candidate, diagnosis, catalog, pinned=("model-path",))[0].move
+
+
+def test_domains_hold_no_capture_answer() -> None:
+    """The values one capture's fix needed are not in the catalogue's domains any more."""
+    for flag in ("max-lora-rank", "elastic-ep-backend", "speculative-draft-window-size", "max-loaded-loras"):
+        assert flag not in CATALOG.domains
+    for cls in ("spec-uno-needs-cuda", "kv-swa-ratio-range", "srv-grpc-port-range"):
+        assert CATALOG.get(cls) is None
+
+
+def test_hardware_refusal_drops_the_feature_with_its_options() -> None:
+    """'UNO only supports CUDA.' on a CPU host: the algorithm the user chose goes, with the
+    options set for it (uno-lora-path, speculative-num-draft-tokens): the verified fix."""
+    move = first_move("spec-uno-on-cpu")
+    assert move.label() == "drop speculative-algorithm; drop uno-lora-path; drop speculative-num-draft-tokens"
+    assert move.inferred and move_in_fix(move, verified_fixes(CASES["spec-uno-on-cpu"]))
+
+
+def test_a_stated_range_gives_sglangs_own_fallback_first() -> None:
+    """'should be in range (0, 1.0]' with 1.5: the value SGLang resolves the flag to when
+    unset (the parser's fallback, 0.8), then the nearest value inside (the bound 1.0)."""
+    assert CATALOG.flag("swa-full-tokens-ratio").fallback == 0.8  # type: ignore[union-attr]
+    assert first_moves("kv-swa-full-tokens-ratio-range")[:2] == [
+        "set swa-full-tokens-ratio=0.8",
+        "set swa-full-tokens-ratio=1",
+    ]
+
+
+def test_a_range_without_a_default_gives_the_nearest_bound() -> None:
+    """'must be between 1 and 65535' with 70000 and no default: 65535, then off."""
+    assert first_moves("srv-grpc-port-out-of-range")[:2] == ["set grpc-port=65535", "drop grpc-port"]
+
+
+def test_a_choice_flag_that_must_be_set_takes_the_parsers_first_choice_that_is_not_off() -> None:
+    """'requires --elastic-ep-backend to be set': choices (none, mooncake, nixl) -> mooncake."""
+    assert first_moves("par-elastic-ep-join-mode-without-backend", n=1) == ["set elastic-ep-backend=mooncake"]
+    flags = Flags(Candidate(()), CATALOG)
+    assert on_values("elastic-ep-backend", flags) == ["mooncake", "nixl"]
+    assert on_values("max-lora-rank", flags) == []  # an int with no facts: no invented value
+
+
+def _moves(source: str, args: dict[str, object], line: int = 2) -> list[str]:
+    flags = Flags(Candidate.build(args), CATALOG)
+    found = source_moves(source, line, flags)
+    assert found is not None
+    return [m.label() for m in found]
+
+
+def test_a_product_of_sizes_that_must_divide_lowers_one_factor() -> None:
+    """tp % (attn_dp * attn_cp) == 0 with 4, 2, 4: a factor comes down (cp to 2, dp to its
+    default) before tp goes up to 8; nothing is dropped that the statement does not name."""
+    source = "def check(cfg):\n    assert cfg.tp_size % (cfg.attn_dp_size * cfg.attn_cp_size) == 0, 'msg'\n"
+    moves = _moves(source, {"tp-size": 4, "attn-dp-size": 2, "attn-cp-size": 4})
+    assert moves[:3] == ["drop attn-dp-size", "set attn-cp-size=2", "set tp-size=8"]
+
+
+def test_a_product_of_sizes_bounded_by_another_size_lowers_one_factor() -> None:
+    """ep * moe_dp <= tp with 4 * 2 > 4: ep to 2, or moe-dp back to its default 1."""
+    source = "def check(cfg):\n    assert cfg.ep_size * cfg.moe_dp_size <= cfg.tp_size, 'msg'\n"
+    moves = _moves(source, {"tp-size": 4, "ep-size": 4, "moe-dp-size": 2})
+    assert moves[:2] == ["set ep-size=2", "drop moe-dp-size"]
+
+
+def test_a_mode_is_never_switched_on_to_get_around_a_raising_branch() -> None:
+    """grpc-port equal to port raises unless a legacy gRPC mode is on: the port moves to
+    the nearest other one, or gRPC goes off; --smg-grpc-mode is never turned on."""
+    source = (
+        "def check(cfg):\n"
+        "    if not (cfg.smg_grpc_mode or cfg.grpc_mode) and cfg.grpc_port == cfg.port:\n"
+        "        raise ValueError('must differ')\n"
+    )
+    moves = _moves(source, {"port": 30000, "grpc-port": 30000}, line=3)
+    assert moves[0] == "set grpc-port=30001"
+    assert not any("grpc-mode" in m for m in moves)
+
+
+def test_an_assert_that_wants_a_bool_on_still_may_turn_it_on() -> None:
+    """The failing assert itself asking for a flag is not a branch to steer around."""
+    source = "def check(cfg):\n    assert cfg.enable_metrics, 'msg'\n"
+    assert _moves(source, {"model-path": "/m"}) == ["set enable-metrics=True"]
+
+
+ARGPARSE_LOG = DATA / "preflight" / "sglang-0.5.23-tp-size-not-int.log"
+
+
+def test_argparse_error_is_read_under_its_inner_cause() -> None:
+    """Real 0.5.23 output: the chain's innermost ValueError ('invalid literal for int()') is
+    the subject; argparse's own line names the flag, and the number the user meant is set."""
+    diagnosis = classify(parse_text(ARGPARSE_LOG.read_text()), CATALOG, Gate.PREFLIGHT)
+    assert diagnosis.subject.message.startswith("invalid literal for int()")
+    assert "invalid int value: '2.0'" in argparse_line(diagnosis.subject)
+    candidate = Candidate.build({"model-path": "/m", "tp-size": "2.0"})
+    assert propose(candidate, diagnosis, CATALOG)[0].move.label() == "set tp-size=2"
+    assert offline_moves(diagnosis, CATALOG)[0].label() == "set tp-size=2"
+
+
+@pytest.mark.parametrize(
+    ("line", "first"),
+    [
+        (
+            "sglang serve: error: unrecognized arguments: - -trust-remote-code",
+            "rename - -trust-remote-code to trust-remote-code",
+        ),
+        (
+            "sglang serve: error: unrecognized arguments: --reasoning_parser kimi_k2",
+            "rename reasoning_parser to reasoning-parser",
+        ),
+        ("sglang serve: error: unrecognized arguments: -page-size 16", "rename -page-size to page-size"),
+        (
+            "sglang serve: error: ambiguous option: --cuda-graph-bs could match --cuda-graph-bs-decode, --cuda-graph-bs-prefill",
+            "rename cuda-graph-bs to cuda-graph-bs-decode",
+        ),
+    ],
+)
+def test_offline_moves_rename_what_argparse_refused(line: str, first: str) -> None:
+    """`autofix classify` of a pasted argparse error: the first move is the rename the search makes."""
+    text = f"usage: sglang serve [-h] --model-path MODEL_PATH\n{line}\n"
+    diagnosis = classify(parse_text(text), CATALOG, Gate.PREFLIGHT)
+    moves = offline_moves(diagnosis, CATALOG)
+    assert moves and moves[0].label() == first
+    assert all(e.op is EditOp.RENAME for e in moves[0].edits[:1])
+
+
+def test_last_resort_drops_come_after_what_the_code_says() -> None:
+    """'tp_size must be divisible by number of nodes': the message names tp_size, but the
+    statement's divisor (nnodes, back to its default 1) is tried first; tp is last."""
+    source = "def check(cfg):\n    assert (cfg.tp_size * cfg.pp_size) % cfg.nnodes == 0, (\n        'x'\n    )\n"
+    frame = Frame(file="/x/validation_hook.py", line=2, function="check", source=source.splitlines()[1].strip())
+    subject = Subject("AssertionError", "tp_size must be divisible by number of nodes", frame)
+    failure = Failure(
+        gate=Gate.PREFLIGHT, class_id=None, fingerprint="f", exception="AssertionError", message=subject.message
+    )
+    diagnosis = Diagnosis(failure, subject)
+    candidate = Candidate.build({"model-path": "/m", "tp-size": 3, "nnodes": 2})
+    labels = [p.move.label() for p in propose(candidate, diagnosis, CATALOG, source=source)]
+    assert labels[0] == "drop nnodes" and labels[-1] == "drop tp-size"
+    # Offline (no sizes known) the divisor goes back to its default too.
+    assert offline_moves(diagnosis, CATALOG)[0].label() == "drop nnodes"

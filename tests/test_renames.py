@@ -1,0 +1,155 @@
+"""Flags the parser does not know, mapped to what the user meant (autofix/renames.py).
+
+Data-driven from facts: the flag table of SGLang 0.5.23's parser (strategies/sglang.flags.json)
+and the flag history of past releases' parsers (strategies/sglang.flag-history.json), with
+spellings real users typed (bench/fresh/users.jsonl, spellings.jsonl)."""
+
+from __future__ import annotations
+
+import pytest
+
+from autofix.catalog import Catalog, FlagHistory, Replacement, load_catalog
+from autofix.model import Candidate, EditOp
+from autofix.renames import base_warnings, meaning, normal_form, refused_flags, rename_move, reported, unknown_flags
+from autofix.repair import apply
+
+CATALOG = load_catalog()
+
+
+@pytest.mark.parametrize(
+    ("typed", "normal"),
+    [
+        ("reasoning_parser", "reasoning-parser"),
+        ("-page-size", "page-size"),  # ---page-size, as argparse shows it
+        ("- -trust-remote-code", "trust-remote-code"),
+        ("Trust-Remote-Code", "trust-remote-code"),
+        ("trust-remote-code--enable-metrics", "trust-remote-code--enable-metrics"),
+    ],
+)
+def test_normal_form(typed: str, normal: str) -> None:
+    """Underscores, case, extra and split dashes are spelling; a glued ``--`` is kept."""
+    assert normal_form(typed) == normal
+
+
+@pytest.mark.parametrize(
+    ("typed", "flags"),
+    [
+        ("reasoning_parser", [("reasoning-parser", None)]),
+        ("- -trust-remote-code", [("trust-remote-code", None)]),
+        ("speculative-eagle-top-k", [("speculative-eagle-topk", None)]),  # the nearest name
+        ("trust-remote-code--enable-metrics", [("trust-remote-code", None), ("enable-metrics", None)]),
+        ("enable-deepep-moe", [("moe-a2a-backend", "deepep")]),  # a release's deprecation names it
+        ("cuda-graph-max-bs", [("cuda-graph-max-bs-decode", None)]),  # renamed in 0.5.14
+        ("speculative-algo", [("speculative-algorithm", None)]),  # a prefix unique once
+    ],
+)
+def test_meaning_of_a_spelling(typed: str, flags: list[tuple[str, object]]) -> None:
+    """Each unknown spelling maps to the flag(s) the user meant, with the value the history
+    gives (None: the user's own)."""
+    found = meaning(typed, CATALOG)
+    assert found is not None and list(found.flags) == flags
+
+
+def test_a_flag_every_later_release_removed_is_dropped_with_why() -> None:
+    """A flag past releases had and no later parser keeps, with no replacement: dropped."""
+    history = CATALOG.history
+    gone = next(
+        f
+        for f, (_, last) in history.seen.items()
+        if last != history.releases[-1] and f not in history.replacements and not CATALOG.knows(f)
+    )
+    found = meaning(gone, CATALOG)
+    assert found is not None and found.dropped and "removed" in found.why
+
+
+def test_all_unknown_flags_are_renamed_in_one_move_carrying_values() -> None:
+    """A real user's command (bench/fresh/users.jsonl: eagle-torch-compile-cuda-graph-max-bs)
+    with four old spellings: one move renames them all and keeps each value."""
+    candidate = Candidate.build(
+        {
+            "model": "/m",
+            "speculative-algo": "EAGLE",
+            "speculative-draft": "/d",
+            "mem-fraction": "0.7",
+            "cuda-graph-max-bs": "2",
+        }
+    )
+    move = rename_move(candidate, CATALOG)
+    assert move is not None and all(e.op is EditOp.RENAME for e in move.edits)
+    child = apply(candidate, move)
+    assert child.arg("speculative-algorithm") == "EAGLE"
+    assert child.arg("speculative-draft-model-path") == "/d"
+    assert child.arg("mem-fraction-static") == "0.7"
+    assert child.arg("cuda-graph-max-bs-decode") == "2"
+    assert unknown_flags(child, CATALOG) == []
+    assert "--cuda-graph-max-bs written as --cuda-graph-max-bs-decode" in reported([move])
+
+
+def test_a_removed_flag_with_a_replacement_value_gets_it() -> None:
+    """--enable-deepep-moe (bare) becomes --moe-a2a-backend deepep."""
+    candidate = Candidate.build({"model-path": "/m", "enable-deepep-moe": True})
+    child = apply(candidate, rename_move(candidate, CATALOG))  # type: ignore[arg-type]
+    assert child.arg("moe-a2a-backend") == "deepep" and not child.has("enable-deepep-moe")
+
+
+def test_a_replacement_may_take_another_flags_value() -> None:
+    """A history entry whose replacement takes another flag's value (value_from)."""
+    history = FlagHistory(
+        seen={"enable-ep-moe": ("0.4.0", "0.4.10")},
+        replacements={"enable-ep-moe": Replacement("ep-size", value_from="tp-size", release="0.5.0")},
+        releases=("0.4.0", "0.4.10", "0.5.0"),
+    )
+    catalog = Catalog(CATALOG.classes, CATALOG.aliases, CATALOG.domains, CATALOG.flags, history=history)
+    candidate = Candidate.build({"model-path": "/m", "tp-size": 8, "enable-ep-moe": True})
+    child = apply(candidate, rename_move(candidate, catalog))  # type: ignore[arg-type]
+    assert child.arg("ep-size") == "8"
+
+
+def test_base_warnings_say_what_each_unknown_flag_means() -> None:
+    """Said at load, before anything runs."""
+    candidate = Candidate.build({"model-path": "/m", "reasoning_parser": "kimi_k2", "zzz-not-a-flag": True})
+    lines = base_warnings(candidate, CATALOG, "0.5.23")
+    assert any(
+        "--reasoning_parser is not a flag of SGLang 0.5.23: did you mean --reasoning-parser" in ln for ln in lines
+    )
+    assert any("--zzz-not-a-flag is not a flag of SGLang 0.5.23, and no flag of it is near" in ln for ln in lines)
+
+
+def test_refused_flags_read_from_argparse_lines() -> None:
+    """argparse's own words (real 0.5.23 lines) -> the flags as typed, with their values."""
+    typed = refused_flags(
+        "sglang serve: error: unrecognized arguments: - -trust-remote-code -page-size 16 --Trust-Remote-Code"
+    )
+    assert typed == {"- -trust-remote-code": True, "-page-size": "16", "Trust-Remote-Code": True}
+    assert refused_flags("error: ambiguous option: --cuda-graph-bs could match --cuda-graph-bs-decode") == {
+        "cuda-graph-bs": True
+    }
+
+
+def test_a_bare_flag_renamed_to_one_without_default_is_not_dropped_again() -> None:
+    """--cuda-graph-bs with no value (offline, value unknown): renamed, never renamed-then-dropped."""
+    move = rename_move(Candidate.build({"cuda-graph-bs": True}), CATALOG)
+    assert move is not None and [e.op for e in move.edits] == [EditOp.RENAME]
+
+
+def test_a_flag_newer_than_the_hosts_release_is_dropped_not_read_as_a_near_name() -> None:
+    """On an older host (its parser lacks attn-dp-size, 0.5.23's), the flag is not taken
+    for its nearest name (attn-cp-size: another meaning); it is dropped, saying why."""
+    facts = {"flags": {k: {"kind": v.kind} for k, v in CATALOG.flags.items() if k != "attn-dp-size"}, "aliases": {}}
+    host = CATALOG.with_parser(facts, "0.5.11")
+    found = meaning("attn-dp-size", host)
+    assert found is not None and found.dropped and "newer than the host's release" in found.why
+    assert meaning("attn-dp-size", CATALOG) is not None and not meaning("attn-dp-size", CATALOG).dropped  # type: ignore[union-attr]
+
+
+def test_offline_a_value_taken_from_another_flag_is_not_guessed() -> None:
+    """From an error line alone (no --tp-size known), --enable-ep-moe is renamed to --ep-size
+    but not given a size; with the command at hand it takes tp's value."""
+    history = FlagHistory(
+        seen={"enable-ep-moe": ("0.4.0", "0.4.10")},
+        replacements={"enable-ep-moe": Replacement("ep-size", value_from="tp-size", release="0.5.0")},
+        releases=("0.4.0", "0.4.10", "0.5.0"),
+    )
+    catalog = Catalog(CATALOG.classes, CATALOG.aliases, CATALOG.domains, CATALOG.flags, history=history)
+    offline = rename_move(Candidate.build({"enable-ep-moe": True}), catalog, offline=True)
+    assert offline is not None and offline.label() == "rename enable-ep-moe to ep-size"
