@@ -40,7 +40,9 @@ class Frame(NamedTuple):
 
     @property
     def path(self):
-        return self.file if os.path.isabs(self.file) else os.path.join(SITE, self.file)
+        if os.path.isabs(self.file) or self.file.startswith("<"):  # "<string>": a generated __init__
+            return self.file
+        return os.path.join(SITE, self.file)
 
 
 def learn(frames):
@@ -138,12 +140,35 @@ def raiser(frames, exc):
 def materialize(frames, exc, *args):
     """``exc`` with the traceback of ``frames`` (outermost first), as if it had been raised
     there and caught above the first one."""
+    links = exc.__context__, exc.__cause__, exc.__suppress_context__
     try:
         raiser(frames, exc)(*args)
     except BaseException as caught:
         if caught is not exc:
             raise
         exc.__traceback__ = exc.__traceback__.tb_next  # this function's own frame
+    # Raised while the caller handles another exception, Python would chain that one in.
+    exc.__context__, exc.__cause__, exc.__suppress_context__ = links
+    return exc
+
+
+class _Marker(Exception):
+    pass
+
+
+def graft(frames, exc):
+    """Put ``frames`` where ``exc`` was caught: its traceback then runs through them into the
+    frames it was really raised in (a real EOFError out of multiprocessing, say)."""
+    marker = materialize(frames, _Marker())
+    ours = []
+    tb = marker.__traceback__
+    while tb is not None:
+        ours.append(tb)
+        tb = tb.tb_next
+    tail = exc.__traceback__.tb_next if exc.__traceback__ is not None else None
+    for tb in reversed(ours):
+        tail = types.TracebackType(tail, tb.tb_frame, tb.tb_lasti, tb.tb_lineno)
+    exc.__traceback__ = tail
     return exc
 
 

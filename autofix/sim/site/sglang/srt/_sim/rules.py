@@ -77,6 +77,8 @@ class Rules:
         self.entries = {name: self.frame(row) for name, row in data["entries"].items()}
         self.tables = data.get("tables", {})
         self.steps = {stage: [self._step(s) for s in data[stage]] for stage in ("resolve", "check")}
+        self.runtime = {name: self._step(dict(spec, id=name)) for name, spec in data.get("runtime", {}).items()}
+        frames.install()
 
     def frame(self, row):
         function, line, code, *marks = row
@@ -130,6 +132,21 @@ def entry(name):
     return loaded().entries[name]
 
 
+def render(template, scope, where):
+    """``template`` with each ``{expression!conversion:spec}`` evaluated in ``scope``."""
+    out = []
+    try:
+        for literal, expr, spec, conversion in string.Formatter().parse(template):
+            out.append(literal)
+            if expr is not None:
+                value = eval(expr, scope)
+                value = {"r": repr, "s": str, "a": ascii}.get(conversion or "", lambda v: v)(value)
+                out.append(format(value, spec or ""))
+    except Exception as exc:
+        raise RuleError(f"rule {where}: message {template!r}: {exc}") from exc
+    return "".join(out)
+
+
 class _Run:
     """One resolution (or check) of one record: a namespace the steps read and write."""
 
@@ -164,19 +181,7 @@ class _Run:
             raise RuleError(f"rule {step['id']}: {type(exc).__name__}: {exc}") from exc
 
     def text(self, template, step, new=None):
-        """``template`` with each ``{expression!conversion:spec}`` evaluated in the namespace."""
-        scope = dict(self.ns, new=SimpleNamespace(**(new or {})))
-        out = []
-        try:
-            for literal, expr, spec, conversion in string.Formatter().parse(template):
-                out.append(literal)
-                if expr is not None:
-                    value = eval(expr, scope)
-                    value = {"r": repr, "s": str, "a": ascii}.get(conversion or "", lambda v: v)(value)
-                    out.append(format(value, spec or ""))
-        except Exception as exc:
-            raise RuleError(f"rule {step['id']}: message {template!r}: {exc}") from exc
-        return "".join(out)
+        return render(template, dict(self.ns, new=SimpleNamespace(**(new or {}))), step["id"])
 
     def run(self, steps):
         """None when every step passed, else the function that raises the failure."""
@@ -200,22 +205,55 @@ class _Run:
         return None
 
     def failure(self, step):
+        links = step["raise"]
+        return Failure([(link, None if link.get("message") is None else self.text(link["message"], step)) for link in links])
+
+
+class Failure:
+    """An exception chain decided by a rule: its links (innermost first), each with the frames
+    its traceback prints. ``raiser`` gives the function that raises it through those frames."""
+
+    def __init__(self, links):
         rules = loaded()
-        before = None
-        for i, link in enumerate(step["raise"]):
+        self.frames = []
+        self.chain = []
+        for link, message in links:
             kind = link["type"]
             cls = frames.exception_class(kind, frames.exception_class(rules.exceptions.get(kind, "Exception")))
-            message = link.get("message")
-            exc = cls() if message is None else cls(self.text(message, step))
-            if before is not None:
-                if link.get("link") == "cause":
-                    exc.__cause__ = before
-                exc.__context__ = before
-            if i < len(step["raise"]) - 1:
-                before = frames.materialize(link["at"], exc)
-            else:
-                return frames.raiser(link["at"], exc)
-        raise RuleError(f"rule {step['id']}: empty raise")
+            self.chain.append((cls() if message is None else cls(message), link.get("link")))
+            self.frames.append(link["at"])
+        self._linked = False
+
+    def _link(self):
+        if self._linked:
+            return
+        self._linked = True
+        for i in range(1, len(self.chain)):
+            before, (exc, how) = self.chain[i - 1][0], self.chain[i]
+            frames.materialize(self.frames[i - 1], before)
+            exc.__context__ = before
+            if how == "cause":
+                exc.__cause__ = before
+
+    @property
+    def exc(self):
+        return self.chain[-1][0]
+
+    def raiser(self, prefix=()):
+        self._link()
+        return frames.raiser([*prefix, *self.frames[-1]], self.exc)
+
+    def exception(self, prefix=()):
+        """The outermost exception, its traceback as if caught above the first frame."""
+        self._link()
+        return frames.materialize([*prefix, *self.frames[-1]], self.exc)
+
+
+def runtime(name, **values):
+    """The failure ``name`` of the runtime section (a rank's OOM, NCCL error ...)."""
+    scope = dict(values, __builtins__=_SAFE)
+    links = loaded().runtime[name]["raise"]
+    return Failure([(link, None if link.get("message") is None else render(link["message"], scope, name)) for link in links])
 
 
 def _nothing(*args):
@@ -231,16 +269,22 @@ def resolve(record):
     failed = run.run(loaded().steps["resolve"])
     record._decided = run.decided
     record._state = "failed" if failed else "resolved"
-    return failed or _nothing
+    return failed.raiser() if failed else _nothing
 
 
-def check(record):
+def check_failure(record):
+    """Run check_server_args' steps; the Failure, or None."""
     values = {name: getattr(view_of(record), name) for name in type(record).__struct_fields__}
     run = _Run(record, values)
     failed = run.run(loaded().steps["check"])
     if record._decided is not None:
         record._decided.update(run.decided)
-    return failed or _nothing
+    return failed
+
+
+def check(record):
+    failed = check_failure(record)
+    return failed.raiser() if failed else _nothing
 
 
 class View:
