@@ -4,6 +4,9 @@ Run with the real CPU environment's Python (see shared/tools/sglang-cpu-env.sh):
 
     ~/.cache/autofix/sglang-0.5.23-cpu/bin/python tests/data/sim/tools/capture_facts.py CASES.json OUT.json
 
+Run it with the simulator on PYTHONPATH (and AUTOFIX_SIM_STRICT_SM120=1) to record the sim's
+answers in the same shape; compare_facts.py diffs the two.
+
 CASES.json is a list of ``{"id": ..., "argv": [...], "env": {...}}`` (``{models}`` / ``{files}``
 stand for tests/data/sim/models and tests/data/sim/files). Each case runs the real
 ``prepare_server_args -> resolve_once -> check_server_args`` in a forked child on the simulated
@@ -42,8 +45,9 @@ _TS = re.compile(r"^\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}( TP\d+)?\] ")
 
 
 def _rel(path: str) -> str:
-    if "/site-packages/" in path:
-        return path.split("/site-packages/", 1)[1]
+    for marker in ("/site-packages/", "/autofix/sim/site/"):
+        if marker in path:
+            return path.split(marker, 1)[1]
     if path.endswith("/argparse.py"):
         return "argparse.py"
     return path
@@ -162,11 +166,14 @@ def main() -> int:
     cases_path, out_path = sys.argv[1:3]
     with open(cases_path) as f:
         cases = json.load(f)
-    import sglang.srt.arg_groups.memory_hook as memory_hook
-    from sglang.srt.runtime_context import override_platform
+    import sglang
 
-    memory_hook.get_device_memory_capacity = lambda device=None: GPU_MEM_MIB
-    override_platform(**SM120).install()
+    if not getattr(sglang, "SIMULATED", False):  # the real code: give it the sim host's GPUs
+        import sglang.srt.arg_groups.memory_hook as memory_hook
+        from sglang.srt.runtime_context import override_platform
+
+        memory_hook.get_device_memory_capacity = lambda device=None: GPU_MEM_MIB
+        override_platform(**SM120).install()
     out = []
     for case in cases:
         argv = [a.replace("{models}", MODELS).replace("{files}", FILES) for a in case["argv"]]

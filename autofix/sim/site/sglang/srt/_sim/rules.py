@@ -28,6 +28,7 @@ import json
 import logging
 import os
 import random
+import re
 import string
 import tokenize
 from types import SimpleNamespace
@@ -39,7 +40,7 @@ logger = logging.getLogger("sglang.srt.arg_groups")
 _SAFE = {
     name: __builtins__[name] if isinstance(__builtins__, dict) else getattr(__builtins__, name)
     for name in (
-        "abs all any bool dict enumerate float int isinstance len list max min repr round set sorted str sum tuple"
+        "abs all any bool dict enumerate float int isinstance len list max min range repr round set sorted str sum tuple"
     ).split()
 }
 
@@ -139,7 +140,7 @@ def render(template, scope, where):
         for literal, expr, spec, conversion in string.Formatter().parse(template):
             out.append(literal)
             if expr is not None:
-                value = eval(expr, scope)
+                value = eval(_expand(expr, loaded().defs), scope)
                 value = {"r": repr, "s": str, "a": ascii}.get(conversion or "", lambda v: v)(value)
                 out.append(format(value, spec or ""))
     except Exception as exc:
@@ -166,7 +167,10 @@ class _Run:
             strict=host.strict_sm120(),
             env=dict(os.environ),
             argv=list(getattr(record, "_argv", [])),
+            raw=dict(values),
             isfile=os.path.isfile,
+            isdir=os.path.isdir,
+            hub_id=hub_id,
             randint=random.randint,
             graphs=CudaGraphConfig,
             ladder=ladder,
@@ -305,6 +309,11 @@ class View:
 
 def view_of(record):
     return View(record)
+
+
+def hub_id(path):
+    """Whether ``path`` reads as a Hugging Face repo id ("org/name"), which the Hub is asked for."""
+    return bool(re.fullmatch(r"(?:[\w\-.]+/)?[\w\-.]{1,96}", path)) and "--" not in path and ".." not in path
 
 
 def ladder(parts, limit, with_limit):
