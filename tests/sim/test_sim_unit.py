@@ -17,9 +17,9 @@ def _load(relpath: str) -> ModuleType:
     path = SITE_DIR / relpath
     spec = importlib.util.spec_from_file_location(path.stem, path)
     assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    loaded = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(loaded)
+    return loaded
 
 
 def test_sim_env_puts_site_dir_first_and_sets_load_time() -> None:

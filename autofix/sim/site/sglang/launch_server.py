@@ -77,8 +77,8 @@ if __name__ == "__main__":
     )
 
 
-
-    server_args = prepare_server_args(sys.argv[1:])
+    argv = sys.argv[1:]
+    server_args = prepare_server_args(argv)
 
     try:
         run_server(server_args)

@@ -84,8 +84,8 @@ def main() -> int:
     from sglang.srt.server_args import ServerArgs, prepare_server_args
     from sglang.version import __version__
 
-    parser = argparse.ArgumentParser(prog="sglang serve")
-    ServerArgs.add_cli_args(parser)
+    cli = argparse.ArgumentParser(prog="sglang serve")
+    ServerArgs.add_cli_args(cli)
     record = prepare_server_args(["--model-path", "MODEL"])
     fields = [[name, _jsonable(getattr(record, name))] for name in type(record).__struct_fields__]
     for field in fields:
@@ -94,8 +94,8 @@ def main() -> int:
     payload = {
         "source": f"the command line of the real SGLang {__version__} (CPU env), tests/data/sim/tools/dump_flags.py",
         "sglang_version": __version__,
-        "prog": parser.prog,
-        "actions": [_action(a) for a in parser._actions],
+        "prog": cli.prog,
+        "actions": [_action(a) for a in cli._actions],
         "fields": fields,
     }
     os.makedirs(os.path.dirname(OUT), exist_ok=True)

@@ -132,9 +132,9 @@ def _deprecated(option, new_flag):
 
 
 class _DeprecatedTrue(argparse.Action):
-    def __init__(self, option_strings, dest, new_flag=None, **kwargs):
+    def __init__(self, option_strings, dest, new_flag=None, **options):
         self.new_flag = new_flag
-        super().__init__(option_strings, dest, **kwargs)
+        super().__init__(option_strings, dest, **options)
 
     def __call__(self, parser, namespace, values, option_string=None):
         _deprecated(option_string, self.new_flag)
@@ -142,13 +142,13 @@ class _DeprecatedTrue(argparse.Action):
 
 
 class _DeprecatedConst(argparse.Action):
-    def __init__(self, option_strings, dest, new_flag=None, const_value=None, **kwargs):
-        self.new_flag, self.const_value = new_flag, const_value
-        super().__init__(option_strings, dest, **kwargs)
+    def __init__(self, option_strings, dest, new_flag=None, const_value=None, **options):
+        self.new_flag, self.stored = new_flag, const_value
+        super().__init__(option_strings, dest, **options)
 
     def __call__(self, parser, namespace, values, option_string=None):
         _deprecated(option_string, self.new_flag)
-        setattr(namespace, self.dest, self.const_value)
+        setattr(namespace, self.dest, self.stored)
 
 
 class _LoraPaths(argparse.Action):

@@ -30,6 +30,9 @@ _WORDS = (
 ).split()
 
 
+_READY = "The server is fired up and ready to roll!"
+
+
 class _Uvicorn(logging.Formatter):
     def format(self, record):
         record.levelprefix = f"{record.levelname}:".ljust(9)
@@ -37,10 +40,10 @@ class _Uvicorn(logging.Formatter):
 
 
 def _uvicorn_logging():
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(_Uvicorn("[%(asctime)s] %(levelprefix)s %(message)s", "%Y-%m-%d %H:%M:%S"))
+    to_stderr = logging.StreamHandler(sys.stderr)
+    to_stderr.setFormatter(_Uvicorn("[%(asctime)s] %(levelprefix)s %(message)s", "%Y-%m-%d %H:%M:%S"))
     for log in (uvicorn, access):
-        log.handlers, log.propagate = [handler], False
+        log.handlers, log.propagate = [to_stderr], False
         log.setLevel(logging.INFO)
 
 
@@ -285,7 +288,7 @@ def _warm_up(state):
     state.generate(6, 8, warmup=True)
     access.info('%s:%d - "%s %s HTTP/1.1" %d %s', "127.0.0.1", port + 1, "POST", "/generate", 200, "OK")
     state.ready = True
-    logger.info("The server is fired up and ready to roll!")
+    logger.info(_READY)
 
 
 def serve(server_args, ranks, info):

@@ -46,7 +46,7 @@ def start(server_args):
     os.environ.setdefault("NCCL_NVLS_ENABLE", "0")
     os.environ.setdefault("CUDA_DEVICE_MAX_CONNECTIONS", "8")
     os.environ.setdefault("CUDA_MODULE_LOADING", "AUTO")
-    if threading.current_thread() is threading.main_thread():
+    if threading.main_thread() is threading.current_thread():  # signals: the main thread only
         signal.signal(signal.SIGQUIT, _on_sigquit)
     failure = rules.check_failure(server_args)
     if failure is not None:

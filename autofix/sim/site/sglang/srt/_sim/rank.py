@@ -109,7 +109,8 @@ class Rank:
             if error:
                 raise Failed("nccl-collective", error=error)
         self.gpu.other += 0.35 * GIB  # NCCL buffers
-        logger.info(f"Init parallel ends. elapsed={time.perf_counter() - tic:.2f} s")
+        elapsed = time.perf_counter() - tic
+        logger.info(f"Init parallel ends. elapsed={elapsed:.2f} s")
         time.sleep(self.load_s * _SHARES["parallel"])
 
     def load(self, path, draft):
