@@ -12,7 +12,7 @@ import logging
 import os
 import re
 import sys
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
 from sglang.srt._sim import frames, rules
 
@@ -24,52 +24,75 @@ logger = logging.getLogger("sglang.srt.server_args")
 
 
 # --- value types of the real flags (behaviour observed on 0.5.23, see tests/data/sim) -----
+# Each is a frames.guard: it shows as SGLang's own function, at the line its error comes from.
 
 _SI = {"k": 10**3, "M": 10**6, "G": 10**9, "T": 10**12}
 _IEC = {"Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40}
 _SUFFIXED = re.compile(r"(\d+(?:\.\d+)?)(Ki|Mi|Gi|Ti|k|M|G|T)")
 
 
-def human_readable_int(text):
-    try:
-        return int(text)
-    except ValueError:
-        pass
+def _sites(*names):
+    return {name: rules.loaded().stacks[name] for name in names}
+
+
+def _type_error(message, context=None):
+    error = argparse.ArgumentTypeError(message)
+    error.__context__ = context
+    return error
+
+
+def _check_int(text):
     found = _SUFFIXED.fullmatch(text.strip())
-    if found is None:
-        raise argparse.ArgumentTypeError(
-            f"Invalid integer value: {text!r}. Use a plain integer, SI suffixes (1k, 1M), "
-            "or IEC suffixes (1Ki, 1Mi). Suffixes are case-sensitive."
-        )
-    number, suffix = found.groups()
-    if suffix in _IEC:
-        if "." in number:
-            whole = number.split(".")[0]
-            raise argparse.ArgumentTypeError(
-                f"Decimals are not allowed with IEC suffixes like '{suffix}'. Use an integer IEC value "
-                f"such as '{int(whole)}{suffix}', or an SI value such as '{number}{suffix[0]}'."
-            )
-        return int(number) * _IEC[suffix]
-    return int(Decimal(number) * _SI[suffix])
-
-
-def json_list_type(text):
+    if found:
+        number, suffix = found.groups()
+        if suffix not in _IEC:
+            return None, int(Decimal(number) * _SI[suffix])
+        if "." not in number:
+            return None, int(number) * _IEC[suffix]
+        whole = number.split(".")[0]
+        return _int_fail("int_iec_decimal", _type_error(
+            f"Decimals are not allowed with IEC suffixes like '{suffix}'. Use an integer IEC value "
+            f"such as '{int(whole)}{suffix}', or an SI value such as '{number}{suffix[0]}'."
+        ))
     try:
-        return json.loads(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"Invalid JSON list: {text}. Please provide a valid JSON list.") from None
+        return None, int(text)
+    except ValueError as exc:
+        context = frames.materialize(rules.loaded().stacks["int_plain"], ValueError(str(exc)))
+    return _int_fail("int_invalid", _type_error(
+        f"Invalid integer value: {text!r}. Use a plain integer, SI suffixes (1k, 1M), or IEC suffixes "
+        "(1Ki, 1Mi). Suffixes are case-sensitive.", context
+    ))
+
+
+human_readable_int, _int_fail = frames.guard(_sites("int_iec_decimal", "int_invalid"), _check_int)
+
+
+def _check_json_list(text):
+    try:
+        return None, json.loads(text)
+    except ValueError as exc:  # SGLang decodes with orjson; the sim has Python's words for it
+        decode = frames.exception_class("orjson.JSONDecodeError", ValueError)(str(exc))
+        context = frames.materialize(rules.loaded().stacks["json_list_decode"], decode)
+    return _list_fail("json_list_invalid", _type_error(
+        f"Invalid JSON list: {text}. Please provide a valid JSON list.", context
+    ))
+
+
+json_list_type, _list_fail = frames.guard(_sites("json_list_invalid"), _check_json_list)
 
 
 def nullable_str(text):
     return None if text in ("None", "") else text
 
 
-def parse_cuda_graph_backend_arg(text):
-    if text == "tc_piecewise":
-        raise argparse.ArgumentTypeError("tc_piecewise was removed; select breakable, full, or disabled")
-    return text
+_REMOVED = "tc_piecewise was removed; select breakable, full, or disabled"
 
 
+def _check_backend(text):
+    return _backend_fail("graph_backend_removed", _type_error(_REMOVED)) if text == "tc_piecewise" else (None, text)
+
+
+parse_cuda_graph_backend_arg, _backend_fail = frames.guard(_sites("graph_backend_removed"), _check_backend)
 _PHASE_KEYS = {
     "decode": ("backend", "max_bs", "bs"),
     "prefill": (
@@ -84,30 +107,35 @@ _PHASE_KEYS = {
 }
 
 
-def parse_cuda_graph_config_arg(text):
+def _check_graphs(text):
     try:
         phases = json.loads(text)
     except ValueError as exc:
-        raise argparse.ArgumentTypeError(f"--cuda-graph-config must be JSON: {exc}") from None
+        decode = frames.graft(rules.loaded().stacks["graph_config_decode"], exc)
+        return _graphs_fail("graph_config_json", _type_error(f"--cuda-graph-config must be JSON: {exc}", decode))
     if not isinstance(phases, dict):
-        raise argparse.ArgumentTypeError(f"--cuda-graph-config must be a JSON object, got {type(phases).__name__}")
+        kind = type(phases).__name__
+        return _graphs_fail("graph_config_object", _type_error(f"--cuda-graph-config must be a JSON object, got {kind}"))
     for phase, settings in phases.items():
         if phase not in _PHASE_KEYS:
-            raise argparse.ArgumentTypeError(
-                f"--cuda-graph-config: unknown phase '{phase}', expected one of {tuple(_PHASE_KEYS)}"
-            )
+            message = f"--cuda-graph-config: unknown phase '{phase}', expected one of {tuple(_PHASE_KEYS)}"
+            return _graphs_fail("graph_config_phase", _type_error(message))
         if not isinstance(settings, dict):
-            raise argparse.ArgumentTypeError(
-                f"--cuda-graph-config['{phase}'] must be a JSON object, got {type(settings).__name__}"
-            )
-        if "backend" in settings:
-            parse_cuda_graph_backend_arg(settings["backend"])
+            message = f"--cuda-graph-config['{phase}'] must be a JSON object, got {type(settings).__name__}"
+            return _graphs_fail("graph_config_settings", _type_error(message))
+        if settings.get("backend") == "tc_piecewise":
+            return _graphs_fail("graph_config_backend", _type_error(_REMOVED))
         for key in settings:
             if key not in _PHASE_KEYS[phase]:
-                raise argparse.ArgumentTypeError(
-                    f"--cuda-graph-config['{phase}']: unknown key '{key}', expected one of {_PHASE_KEYS[phase]}"
-                )
-    return phases
+                message = f"--cuda-graph-config['{phase}']: unknown key '{key}', expected one of {_PHASE_KEYS[phase]}"
+                return _graphs_fail("graph_config_key", _type_error(message))
+    return None, phases
+
+
+_GRAPH_SITES = ("graph_config_json", "graph_config_object", "graph_config_phase", "graph_config_settings")
+parse_cuda_graph_config_arg, _graphs_fail = frames.guard(
+    _sites(*_GRAPH_SITES, "graph_config_backend", "graph_config_key"), _check_graphs
+)
 
 
 _TYPES = {
@@ -151,15 +179,28 @@ class _DeprecatedConst(argparse.Action):
         setattr(namespace, self.dest, self.stored)
 
 
-class _LoraPaths(argparse.Action):
+def _check_lora_paths(action, parser, namespace, values, option_string=None):
     """Each value a path, or a JSON object naming one (``{"lora_name": .., "lora_path": ..}``)."""
+    paths = []
+    for value in values or []:
+        value = value.strip()
+        if not (value.startswith("{") and value.endswith("}")):
+            paths.append(value)
+            continue
+        named = json.loads(value)
+        if "lora_path" not in named or "lora_name" not in named:
+            message = f"{value!r} looks like a JSON str, but it does not contain 'lora_name' and 'lora_path' keys."
+            return _lora_fail("lora_json_keys", AssertionError(message))
+        paths.append(named)
+    setattr(namespace, action.dest, paths)
+    return None, None
 
-    def __call__(self, parser, namespace, values, option_string=None):
-        paths = []
-        for value in values or []:
-            value = value.strip()
-            paths.append(json.loads(value) if value.startswith("{") and value.endswith("}") else value)
-        setattr(namespace, self.dest, paths)
+
+class _LoraPaths(argparse.Action):
+    pass
+
+
+_LoraPaths.__call__, _lora_fail = frames.guard(_sites("lora_json_keys"), _check_lora_paths)
 
 
 _ACTIONS = {

@@ -73,46 +73,54 @@ def _span(frame):
     return start, end, "~" not in frame.marks and end >= len(frame.code)
 
 
-def _code(frame, raising):
-    key = (frame, raising)
-    if key in _codes:
-        return _codes[key]
+def _place(node, frame):
+    """Give ``node`` and everything under it the frame's line and caret columns."""
     start, end, multiline = _span(frame)
-    col = len((_INDENT + frame.code[:start]).encode())
-    end_col = len((_INDENT + frame.code[:end]).encode())
     where = {
         "lineno": frame.line,
-        "col_offset": col,
+        "col_offset": len((_INDENT + frame.code[:start]).encode()),
         "end_lineno": frame.line + 1 if multiline else frame.line,
-        "end_col_offset": 0 if multiline else end_col,
+        "end_col_offset": 0 if multiline else len((_INDENT + frame.code[:end]).encode()),
     }
-
-    def at(node):
+    for child in ast.walk(node):
         for name, value in where.items():
-            setattr(node, name, value)
-        return node
+            setattr(child, name, value)
+    return node
 
-    def name(ident):
-        return at(ast.Name(ident, ast.Load()))
 
-    def call(func, arg, star=True):
-        return at(ast.Call(func=func, args=[at(ast.Starred(arg, ast.Load())) if star else arg], keywords=[]))
-
-    if raising:
-        body = at(ast.Raise(exc=name("_exc"), cause=None))
-    else:
-        body = at(ast.Return(call(name("_done"), call(call(name("_hop"), name("a")), name("a")), star=False)))
+def _compiled(frame, body):
+    """The code object of ``def <frame.func>(*a): <body>`` compiled under the frame's file."""
     args = ast.arguments(
         posonlyargs=[], args=[], vararg=ast.arg("a"), kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]
     )
-    func = ast.FunctionDef(name="frame", args=args, body=[body], decorator_list=[], returns=None)
+    func = ast.FunctionDef(name="frame", args=args, body=body, decorator_list=[], returns=None)
     func.lineno, func.col_offset, func.end_lineno, func.end_col_offset = frame.line, 0, frame.line, 1
     module = ast.fix_missing_locations(ast.Module(body=[func], type_ignores=[]))
     namespace = {}
     exec(compile(module, frame.path, "exec"), namespace)
-    code = namespace["frame"].__code__.replace(co_name=frame.func, co_qualname=frame.func)
-    _codes[key] = code
-    return code
+    return namespace["frame"].__code__.replace(co_name=frame.func, co_qualname=frame.func)
+
+
+def _code(frame, raising):
+    key = (frame, raising)
+    if key not in _codes:
+        if raising:
+            body = ast.Raise(exc=ast.Name("_exc", ast.Load()), cause=None)
+        else:
+            inner = ast.Call(func=_plain_call("_hop"), args=_plain_call("_hop").args, keywords=[])
+            body = ast.Return(ast.Call(func=ast.Name("_done", ast.Load()), args=[_place(inner, frame)], keywords=[]))
+        _codes[key] = _compiled(frame, [_place(body, frame) if raising else _place_outer(body, frame)])
+    return _codes[key]
+
+
+def _place_outer(node, frame):
+    # The return and the _done call stand on the frame's line too; the inner call keeps the
+    # caret columns (it is what runs while a deeper frame does).
+    inner = node.value.args[0]
+    for child in (node, node.value, node.value.func):
+        child.lineno, child.col_offset = inner.lineno, inner.col_offset
+        child.end_lineno, child.end_col_offset = inner.end_lineno, inner.end_col_offset
+    return node
 
 
 def _same(value):
@@ -150,6 +158,40 @@ def materialize(frames, exc, *args):
     # Raised while the caller handles another exception, Python would chain that one in.
     exc.__context__, exc.__cause__, exc.__suppress_context__ = links
     return exc
+
+
+def guard(sites, check):
+    """A function that shows as the first frame of each site in ``sites`` (name -> frames,
+    outermost first, all starting in the same function) when it fails there, and returns a
+    value otherwise. ``check(*args)`` answers ``(None, value)`` or ``fail(name, exc)``."""
+    first = [rows[0] for rows in sites.values()]
+    learn([f for rows in sites.values() for f in rows])
+    head = first[0]
+    body = [ast.Assign(targets=[ast.Name("_r", ast.Store())], value=_plain_call("_check"), lineno=head.line)]
+    for index, (name, rows) in enumerate(sites.items()):
+        test = ast.Compare(ast.Subscript(ast.Name("_r", ast.Load()), ast.Constant(0), ast.Load()), [ast.Eq()], [ast.Constant(name)])
+        payload = ast.Subscript(ast.Name("_r", ast.Load()), ast.Constant(1), ast.Load())
+        if len(rows) == 1:
+            statement = ast.Raise(exc=payload, cause=None)
+        else:  # the failure goes on in a deeper frame: call it from this one
+            statement = ast.Return(ast.Call(func=payload, args=[], keywords=[]))
+        _place(statement, rows[0])
+        body.append(ast.If(test=test, body=[statement], orelse=[], lineno=head.line))
+    body.append(ast.Return(ast.Subscript(ast.Name("_r", ast.Load()), ast.Constant(1), ast.Load()), lineno=head.line))
+    code = _compiled(head, body)
+    function = types.FunctionType(code, {"_check": check}, head.func)
+
+    def fail(name, exc):
+        rows = sites[name]
+        install()
+        return name, exc if len(rows) == 1 else raiser(rows[1:], exc)
+
+    return function, fail
+
+
+def _plain_call(name):
+    star = ast.Starred(ast.Name("a", ast.Load()), ast.Load())
+    return ast.Call(func=ast.Name(name, ast.Load()), args=[star], keywords=[])
 
 
 class _Marker(Exception):
