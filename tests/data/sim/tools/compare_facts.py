@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from pathlib import Path
 from typing import Any
 
 _VOLATILE = {"random_seed"}
@@ -29,8 +30,8 @@ def _logs(logs: list[str]) -> list[str]:
 
 
 def main() -> int:
-    real = {c["id"]: c for c in json.load(open(sys.argv[1]))}
-    sim = {c["id"]: c for c in json.load(open(sys.argv[2]))}
+    real = {c["id"]: c for c in json.loads(Path(sys.argv[1]).read_text())}
+    sim = {c["id"]: c for c in json.loads(Path(sys.argv[2]).read_text())}
     fields = "--fields" in sys.argv
     differing = 0
     for cid, r in real.items():
@@ -42,7 +43,9 @@ def main() -> int:
             if r["ok"] != s["ok"]:
                 problems.append(f"ok: real {r['ok']} sim {s['ok']}")
             if _frames(r.get("raised", [])) != _frames(s.get("raised", [])):
-                problems.append(f"raised:\n  real {_frames(r.get('raised', []))}\n  sim  {_frames(s.get('raised', []))}")
+                problems.append(
+                    f"raised:\n  real {_frames(r.get('raised', []))}\n  sim  {_frames(s.get('raised', []))}"
+                )
             if _logs(r.get("logs", [])) != _logs(s.get("logs", [])):
                 problems.append(f"logs:\n  real {r.get('logs')}\n  sim  {s.get('logs')}")
             if fields and r["ok"] and s["ok"]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 
 def function_id(frame: dict[str, object]) -> str:
@@ -27,7 +28,7 @@ def row(frame: dict[str, object]) -> str:
 
 
 def main() -> int:
-    cases = json.load(open(sys.argv[1]))
+    cases = json.loads(Path(sys.argv[1]).read_text())
     wanted = set(sys.argv[2:])
     functions: dict[str, str] = {}
     for case in cases:
