@@ -13,6 +13,8 @@ Move grammar (each list item is one move; several ops in one item apply together
     - scale: {mem-fraction-static: 0.9}          # of the candidate's or the resolved value
     - set_env: {NCCL_PROTO: Simple}
     - unset_env: {match: var}                    # a named group of the class's regexes
+    - set_key: {speculative-config.num_speculative_tokens: 3}   # one key of a JSON-valued flag
+    - drop_key: [speculative-config.draft_tensor_parallel_size]
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -32,12 +34,14 @@ from .resources import data_path
 
 MATCH_KEYS = ("exception", "function", "file", "message", "source", "gate", "signal", "evidence")
 CLASS_KEYS = ("id", "title", "match", "moves", "note", "examples")
-FILE_KEYS = ("target", "aliases", "domains", "env_domains", "host_facts", "classes")
+FILE_KEYS = ("target", "aliases", "domains", "env_domains", "host_facts", "intent", "classes")
 VALUE_KEYS = ("from", "add", "mul", "min", "max", "default", "match", "round", "round_up_to", "divisor_of", "replace")
 FLAG_KINDS = ("bool", "bool_false", "value", "list")
 GATES = ("preflight", "start", "ready", "smoke", "bench")
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 _FLAG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+# A key inside a JSON-valued flag (set_key / drop_key, and computed values' from:).
+_FLAG_KEY = re.compile(r"^[a-z0-9][a-z0-9-]*\.[A-Za-z_][A-Za-z0-9_]*$")
 _ENV = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
@@ -106,6 +110,34 @@ class FlagInfo:
     type: str | None = None
     choices: tuple[Any, ...] = ()
     default: Any = None
+    # A flag whose value is a JSON object of a config class: the keys the class accepts.
+    keys: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Replacement:
+    """What a past release's deprecation named as a flag's replacement (a fact)."""
+
+    flag: str
+    value: Any = None  # the value the replacement takes (``--moe-a2a-backend deepep``)
+    value_from: str | None = None  # or the value of another flag (ep-size = tp-size)
+    release: str = ""  # the release whose parser said so
+
+
+@dataclass(frozen=True)
+class FlagHistory:
+    """Flags of past releases' parsers (strategies/<target>.flag-history.json)."""
+
+    seen: Mapping[str, tuple[str, str]] = field(default_factory=dict)  # flag -> (first, last release)
+    replacements: Mapping[str, Replacement] = field(default_factory=dict)
+    releases: tuple[str, ...] = ()
+
+    def first_seen(self, flag: str) -> int:
+        """Index of the release that first had the flag (unknown: after every release)."""
+        seen = self.seen.get(flag)
+        if seen is None or seen[0] not in self.releases:
+            return len(self.releases)
+        return self.releases.index(seen[0])
 
 
 @dataclass(frozen=True)
@@ -118,6 +150,46 @@ class Catalog:
     host_facts: frozenset[str] = frozenset()
     # Env vars with a known set of valid values (NCCL_PROTO …): a valid one is never unset.
     env_domains: Mapping[str, re.Pattern[str]] = field(default_factory=dict)
+    history: FlagHistory = field(default_factory=FlagHistory)
+    # Flags that say what the operator asked for (the speculative algorithm and its
+    # drafter, the expert-parallel backend, quantization, parallel sizes): a move that
+    # drops one ranks after every rename and value change.
+    # flag -> flags it serves ([]: any); a move that leaves the flag off while one it serves
+    # stays on (or, for [], at all) orphans what the user asked for.
+    intent: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # Where ``flags`` came from: the static table's version, or the host's parser.
+    flags_from: str = ""
+
+    def knows(self, spelling: str) -> bool:
+        """Whether the target's parser has this exact flag (or spelling of one)."""
+        return spelling in self.flags or spelling in self.aliases
+
+    def with_parser(self, facts: Mapping[str, Any], version: str = "") -> Catalog:
+        """The same catalogue with the flag facts of the host's own parser (the probe's
+        ``parser``), so choices, defaults and renames follow the version the host runs.
+        Unchanged when the probe could not read them."""
+        raw_flags = facts.get("flags")
+        if not isinstance(raw_flags, Mapping) or not raw_flags:
+            return self
+        flags: dict[str, FlagInfo] = {}
+        for name, info in raw_flags.items():
+            if not isinstance(info, Mapping) or info.get("kind") not in FLAG_KINDS:
+                continue
+            choices = info.get("choices")
+            keys = info.get("keys")
+            flags[str(name)] = FlagInfo(
+                str(info["kind"]),
+                info.get("type"),
+                tuple(choices) if isinstance(choices, list) else (),
+                info.get("default"),
+                tuple(str(k) for k in keys) if isinstance(keys, list) else (),
+            )
+        aliases = {str(k): str(v) for k, v in (facts.get("aliases") or {}).items() if str(v) in flags}
+        # The catalogue's own short names (tp -> tp-size) stay, where the host has the flag.
+        for spelling, canonical in self.aliases.items():
+            if canonical in flags and spelling not in flags:
+                aliases.setdefault(spelling, canonical)
+        return replace(self, flags=flags, aliases=aliases, flags_from=f"host parser {version}".strip())
 
     def flag(self, name: str) -> FlagInfo | None:
         return self.flags.get(self.canonical(name))
@@ -135,14 +207,26 @@ class Catalog:
 
     def without_classes(self) -> Catalog:
         """The same aliases, domains and flag facts with no curated classes (inference only)."""
-        return Catalog((), self.aliases, self.domains, self.flags, self.host_facts, self.env_domains)
+        return replace(self, classes=())
+
+    def without(self, class_ids: Sequence[str] = (), domains: Sequence[str] = ()) -> Catalog:
+        """The catalogue less some classes and domains (scoring a family out of sample)."""
+        kept = tuple(c for c in self.classes if c.id not in set(class_ids))
+        return replace(self, classes=kept, domains={k: v for k, v in self.domains.items() if k not in set(domains)})
 
 
-def load_catalog(directory: Path | None = None) -> Catalog:
-    """Read every strategies/*.yaml (the installed copy, or the checkout's)."""
+def family_of(file_name: str) -> str:
+    """The engine a strategies file is for: ``vllm*`` files are vLLM's, the rest SGLang's
+    (sglang.yaml and the runtime classes written for SGLang's servers)."""
+    return "vllm" if file_name.startswith("vllm") else "sglang"
+
+
+def load_catalog(directory: Path | None = None, family: str = "sglang") -> Catalog:
+    """Read the strategies/*.yaml of one engine (the installed copy, or the checkout's):
+    a vLLM failure is never sorted into an SGLang class, nor moved with SGLang's flags."""
     root = directory or data_path("strategies")
     texts: dict[str, str] = {}
-    for path in sorted(root.glob("*.yaml")):
+    for path in sorted(p for p in root.glob("*.yaml") if family_of(p.name) == family):
         try:
             texts[path.name] = path.read_text(encoding="utf-8")
         except OSError as exc:
@@ -150,12 +234,41 @@ def load_catalog(directory: Path | None = None) -> Catalog:
     if not texts:
         raise CatalogError(f"{root}: no strategies/*.yaml found")
     flag_texts: dict[str, str] = {}
-    for path in sorted(root.glob("*.flags.json")):
+    for path in sorted(p for p in root.glob("*.flags.json") if family_of(p.name) == family):
         try:
             flag_texts[path.name] = path.read_text(encoding="utf-8")
         except OSError as exc:
             raise CatalogError(f"{path}: cannot read: {exc}") from None
-    return parse_catalog(texts, flag_texts)
+    history = FlagHistory()
+    for path in sorted(root.glob("*.flag-history.json")):
+        try:
+            history = parse_history(path.name, path.read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise CatalogError(f"{path}: cannot read: {exc}") from None
+    return replace(parse_catalog(texts, flag_texts), history=history)
+
+
+def parse_history(name: str, text: str) -> FlagHistory:
+    """A flag history: {"releases": [...], "flags": {flag: {first, last}}, "replacements": {...}}."""
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise CatalogError(f"{name}: not valid JSON: {exc}") from None
+    if not isinstance(data, Mapping):
+        raise CatalogError(f"{name}: the top level must be an object")
+    seen = {
+        str(k): (str(v.get("first", "")), str(v.get("last", "")))
+        for k, v in (data.get("flags") or {}).items()
+        if isinstance(v, Mapping)
+    }
+    replacements: dict[str, Replacement] = {}
+    for old, entry in (data.get("replacements") or {}).items():
+        if not isinstance(entry, Mapping) or not _FLAG.match(str(entry.get("flag", ""))):
+            raise CatalogError(f"{name}: replacements.{old}: needs a flag")
+        replacements[str(old)] = Replacement(
+            str(entry["flag"]), entry.get("value"), entry.get("value_from"), str(entry.get("release", ""))
+        )
+    return FlagHistory(seen, replacements, tuple(str(r) for r in data.get("releases") or ()))
 
 
 def parse_flags(name: str, text: str) -> tuple[dict[str, FlagInfo], dict[str, str]]:
@@ -168,7 +281,10 @@ def parse_flags(name: str, text: str) -> tuple[dict[str, FlagInfo], dict[str, st
     for flag, info in (data.get("flags") or {}).items():
         if not _FLAG.match(flag) or not isinstance(info, dict) or info.get("kind") not in FLAG_KINDS:
             raise CatalogError(f"{name}: flags.{flag}: needs a [a-z0-9-]+ name and a kind in {FLAG_KINDS}")
-        flags[flag] = FlagInfo(info["kind"], info.get("type"), tuple(info.get("choices") or ()), info.get("default"))
+        keys = tuple(str(k) for k in info.get("keys") or ())
+        flags[flag] = FlagInfo(
+            info["kind"], info.get("type"), tuple(info.get("choices") or ()), info.get("default"), keys
+        )
     aliases = {str(k): str(v) for k, v in (data.get("aliases") or {}).items()}
     return flags, aliases
 
@@ -180,6 +296,7 @@ def parse_catalog(texts: Mapping[str, str], flag_texts: Mapping[str, str] | None
     domains: dict[str, tuple[Any, ...]] = {}
     flags: dict[str, FlagInfo] = {}
     host_facts: set[str] = set()
+    intent: dict[str, tuple[str, ...]] = {}
     env_domains: dict[str, re.Pattern[str]] = {}
     for name, text in (flag_texts or {}).items():
         more_flags, more_aliases = parse_flags(name, text)
@@ -213,8 +330,12 @@ def parse_catalog(texts: Mapping[str, str], flag_texts: Mapping[str, str] | None
             if not isinstance(flag, str) or not _FLAG.match(flag):
                 raise CatalogError(f"{name}: host_facts: {flag!r} is not a flag name")
             host_facts.add(flag)
+        for flag, serves in (data.get("intent") or {}).items():
+            if not _FLAG.match(str(flag)) or not isinstance(serves, list):
+                raise CatalogError(f"{name}: intent.{flag}: must map a flag to the list of flags it serves")
+            intent[str(flag)] = tuple(str(s) for s in serves)
         for flag, values in (data.get("domains") or {}).items():
-            if not _FLAG.match(str(flag)) or not isinstance(values, list) or not values:
+            if not (_FLAG.match(str(flag)) or _FLAG_KEY.match(str(flag))) or not isinstance(values, list) or not values:
                 raise CatalogError(f"{name}: domains.{flag}: must map a flag to a non-empty list")
             domains[str(flag)] = tuple(values)
         raw_classes = data.get("classes") or []
@@ -226,7 +347,7 @@ def parse_catalog(texts: Mapping[str, str], flag_texts: Mapping[str, str] | None
                 raise CatalogError(f"{name}: {cls.id}: duplicate class id (also in {seen[cls.id]})")
             seen[cls.id] = name
             classes.append(cls)
-    return Catalog(tuple(classes), aliases, domains, flags, frozenset(host_facts), env_domains)
+    return Catalog(tuple(classes), aliases, domains, flags, frozenset(host_facts), env_domains, intent=intent)
 
 
 def _unknown(data: Mapping[str, Any], allowed: Sequence[str], name: str, where: str) -> None:
@@ -324,8 +445,8 @@ def _parse_move(raw: Any, name: str, where: str, groups: set[str]) -> MoveSpec:
 
 
 def _parse_edits(op: EditOp, body: Any, name: str, where: str, groups: set[str]) -> list[EditSpec]:
-    names_pattern = _ENV if op.on_env else _FLAG
-    if op in (EditOp.DROP, EditOp.UNSET_ENV):
+    names_pattern = _ENV if op.on_env else _FLAG_KEY if op.on_key else _FLAG
+    if op in (EditOp.DROP, EditOp.UNSET_ENV, EditOp.DROP_KEY):
         if isinstance(body, Mapping):
             return [EditSpec(op, _value_spec(body, name, where, groups))]
         items = body if isinstance(body, list) else [body]
@@ -358,8 +479,8 @@ def _value_spec(body: Mapping[str, Any], name: str, where: str, groups: set[str]
     group = body.get("match")
     if source is None and group is None and "default" not in body:
         raise CatalogError(f"{name}: {where}: a computed value needs from:, match: or default:")
-    if source is not None and (not isinstance(source, str) or not _FLAG.match(source)):
-        raise CatalogError(f"{name}: {where}.from: must be a flag name")
+    if source is not None and (not isinstance(source, str) or not (_FLAG.match(source) or _FLAG_KEY.match(source))):
+        raise CatalogError(f"{name}: {where}.from: must be a flag name (or flag.key)")
     if group is not None and group not in groups:
         raise CatalogError(f"{name}: {where}.match: no named group {group!r} in the class's regexes")
     for key in ("add", "mul", "min", "max"):

@@ -27,8 +27,11 @@ _SIGNAL_STRENGTH = (
     "argparse_error",
     "oom",
     "nccl_error",
-    "nccl_warn",
     "cuda_error",
+    # A watchdog reports that something hung; a CUDA or NCCL error above says what.
+    "nccl_timeout",
+    "sglang_watchdog",
+    "nccl_warn",
     "bind_error",
     "segfault",
     "killed",
@@ -84,6 +87,19 @@ def module_of(path: str, package: str = "sglang") -> str:
         idx = norm.rfind("site-packages/")
         rel = norm[idx + len("site-packages/") :] if idx >= 0 else norm.rsplit("/", 1)[-1]
     return rel.removesuffix(".py").replace("/", ".")
+
+
+def engine_of(journal: Journal) -> str:
+    """Which engine wrote a journal, by its tracebacks' frames: ``vllm`` or ``sglang``."""
+    counts = {"vllm": 0, "sglang": 0}
+    for tb in journal.tracebacks:
+        for link in tb.chain_list():
+            for frame in link.frames:
+                path = frame.file.replace("\\", "/")
+                for engine in counts:
+                    if f"/{engine}/" in path or path.startswith(f"{engine}/"):
+                        counts[engine] += 1
+    return "vllm" if counts["vllm"] > counts["sglang"] else "sglang"
 
 
 def choose_subject(journal: Journal, package: str = "sglang") -> Subject | None:
@@ -270,6 +286,7 @@ def render_evidence(journal: Journal, subject: Subject) -> str:
     else:
         signals = [s.line for s in journal.signals][:12]
         parts.extend(signals or list(journal.tail)[-15:])
+    parts.extend(journal.notes)
     text = "\n".join(parts)
     if len(text) > _EVIDENCE_LIMIT:
         text = "…\n" + text[-_EVIDENCE_LIMIT:]

@@ -32,7 +32,7 @@ from .config import BaseConfig, load_base, parse_base, parse_duration
 from .errors import AutofixError, ConfigError, InputError
 from .export import FORMATS, ExportContext, render
 from .hosts.base import Host
-from .model import Attempt, AttemptState, Gate, Move, Run, RunStatus, diff
+from .model import Attempt, AttemptState, Gate, Run, RunStatus, diff
 from .services import ServiceManager
 from .store import Store, default_url, open_store
 from .targets import Target
@@ -103,11 +103,21 @@ def _host_and_target(host_opt: str | None, target_opt: str | None, config: BaseC
             parse_base(f"host: {json.dumps(host_opt)}\nlaunch: {{args: {{}}}}", source="--host")
         except ConfigError:
             raise InputError(f"--host: {host_opt!r} must be sim, local, or [user@]address[:port]") from None
+    family = config.target
+    sim_kind = "vllm-sim" if family == "vllm" else "sim"
     if spec == "sim":
         if target_opt not in (None, "sim"):
-            raise InputError("--host sim runs the simulated SGLang; --target must be sim or left out")
-        return "sim", "sim"
-    return spec, target_opt or "sglang"
+            raise InputError(f"--host sim runs the simulated {_ENGINE[family]}; --target must be sim or left out")
+        return "sim", sim_kind
+    if target_opt in ("sglang", "vllm") and target_opt != family:
+        raise InputError(
+            f"--target {target_opt}: {config.source} is a {_ENGINE[family]} base (target: {family}, "
+            f"launch.module {config.launch.module})"
+        )
+    return spec, sim_kind if target_opt in ("sim", "vllm-sim") else family
+
+
+_ENGINE = {"sglang": "SGLang", "vllm": "vLLM"}
 
 
 @main.command()
@@ -120,7 +130,12 @@ def _host_and_target(host_opt: str | None, target_opt: str | None, config: BaseC
 )
 @click.option("--host", "host_opt", help="sim | local | [user@]address[:port]; overrides the YAML's host.")
 @click.option("--hosts", "hosts_opt", help="Several hosts (comma list): the frontier runs one candidate per host.")
-@click.option("--target", "target_opt", type=click.Choice(["sglang", "sim"]), help="sim: the SGLang look-alike.")
+@click.option(
+    "--target",
+    "target_opt",
+    type=click.Choice(["sglang", "vllm", "sim"]),
+    help="The engine (default: the base's target); sim: its look-alike.",
+)
 @click.option("--db", "db_url", help="SQLAlchemy URL of the store (default sqlite:///runs.db, or AUTOFIX_DB).")
 @click.option("--gates", "gates_opt", help="Comma list out of preflight,start,ready,smoke,bench.")
 @click.option("--max-attempts", type=click.IntRange(min=1), help="Budget: attempts (default from the YAML, 12).")
@@ -133,6 +148,11 @@ def _host_and_target(host_opt: str | None, target_opt: str | None, config: BaseC
     type=click.IntRange(min=0),
     default=0,
     help="After the first pass, launch up to N speculative variants.",
+)
+@click.option(
+    "--no-cache",
+    is_flag=True,
+    help="Run every candidate again, even one this host already judged under the same gates.",
 )
 @handles_errors
 def search(
@@ -148,9 +168,10 @@ def search(
     accept_new_host_key: bool,
     resume_run: int | None,
     explore: int,
+    no_cache: bool,
 ) -> None:
     """Search for a config that passes every gate, starting from --base."""
-    from .run import Runner, SearchOptions
+    from .run import Runner, SearchOptions, require_cwd
 
     # Every base is read and checked before anything runs: nothing half-done on bad input.
     configs = [load_base(path) for path in base_paths]
@@ -168,13 +189,14 @@ def search(
             accept_new_host_key=accept_new_host_key,
             resume_run=resume_run,
             explore=explore,
+            no_cache=no_cache,
         )
     config = configs[0]
     gates = _parse_gates(gates_opt, config)
     max_time = parse_duration(max_time_opt, source="--max-time") if max_time_opt else config.search.max_time
     host_spec, target_kind = _host_and_target(host_opt, target_opt, config)
     _require_bench(explore, gates)
-    catalog = load_catalog()
+    catalog = load_catalog(family=config.target)
     sim_load_s = _env_float("AUTOFIX_SIM_LOAD_S")
     specs = [host_spec]
     if listed := _host_list(host_opt, hosts_opt):
@@ -183,6 +205,8 @@ def search(
             _host_and_target(spec, target_opt, config)
         host_spec, target_kind = _host_and_target(specs[0], target_opt, config)
     workers = [_worker(spec, i, target_kind, config, accept_new_host_key, sim_load_s) for i, spec in enumerate(specs)]
+    for worker_host, *_ in workers:
+        require_cwd(worker_host, config)
     store = open_store(db_url)
     if resume_run is not None:
         previous = store.run(resume_run)
@@ -211,6 +235,7 @@ def search(
         events=view.on_event,
         services=services,
         resume_run=resume_run,
+        use_cache=not no_cache,
     )
     for other_host, other_target, other_services, other_label in workers[1:]:
         runner.add_worker(
@@ -222,6 +247,7 @@ def search(
                 target=other_target,
                 catalog=catalog,
                 services=other_services,
+                use_cache=not no_cache,
             )
         )
     try:
@@ -236,7 +262,7 @@ def search(
         view.close()
         for worker_host, *_ in workers:
             worker_host.close()
-    view.summary(result.run, result.attempts, result.launches, result.winner)
+    view.summary(result)
     if as_json:
         click.echo(json.dumps(result.to_json()))
     sys.exit(result.run.status.exit_code)
@@ -276,7 +302,7 @@ def _open_host(spec: str, index: int, accept_new: bool) -> Host:
         # Several sim hosts on one machine: each its own work dir (and lock) and ports.
         workdir = os.path.join(tempfile.gettempdir(), f"autofix-{os.getuid()}", f"{spec}{index}") if index else None
         return LocalHost(workdir=workdir, name=spec)
-    return SshHost(spec, accept_new_host_key=accept_new)
+    return SshHost(spec, accept_new_host_key=accept_new, on_retry=lambda text: err.print(f"[dim]{escape(text)}[/]"))
 
 
 def _target_on(
@@ -287,11 +313,9 @@ def _target_on(
     from .targets import make_target
 
     if spec in ("sim", "local"):
-        target = make_target(kind, config, sim_load_s=sim_load_s)
-        if index and target.simulated:
-            target = replace(target, port_offset=100 * index)
+        target = make_target(kind, config, sim_load_s=sim_load_s, index=index)
     else:
-        target = make_target(kind, config, sim_load_s=sim_load_s, remote=host)
+        target = make_target(kind, config, sim_load_s=sim_load_s, remote=host, index=index)
     services: ServiceManager
     if target.simulated or config.service.manager == "process" or spec == "local":
         # The sim host and this machine have no systemd as PID 1: the process manager.
@@ -317,11 +341,12 @@ def _search_fleet(
     accept_new_host_key: bool,
     resume_run: int | None,
     explore: int,
+    no_cache: bool,
 ) -> NoReturn:
     """Several bases: one search each, spread over the hosts (autofix/fleet.py)."""
     from .fleet import Fleet
     from .preflight import ProbePool
-    from .run import Runner, SearchOptions
+    from .run import Runner, SearchOptions, require_cwd
 
     if resume_run is not None:
         raise InputError("--resume continues one run: give a single --base")
@@ -344,10 +369,13 @@ def _search_fleet(
             _host_and_target(spec, target_opt, config)  # refuses a bad host or target now
         max_time = parse_duration(max_time_opt, source="--max-time") if max_time_opt else config.search.max_time
         plans.append((config, gates, max_time))
-    catalog = load_catalog()
+    catalogs = {family: load_catalog(family=family) for family in {c.target for c in configs}}
     sim_load_s = _env_float("AUTOFIX_SIM_LOAD_S")
-    store = open_store(db_url)
     hosts = [(i, spec, _open_host(spec, i, accept_new_host_key)) for i, spec in enumerate(specs)]
+    for _, _, host in hosts:
+        for config in configs:
+            require_cwd(host, config)
+    store = open_store(db_url)
     probes = ProbePool()  # one warm probe per host and target, for the searches it runs
     view = FleetView([c.name for c in configs])
 
@@ -370,10 +398,11 @@ def _search_fleet(
             store=store,
             host=host,
             target=target,
-            catalog=catalog,
+            catalog=catalogs[config.target],
             events=view.sink(index),
             services=services,
             preflight=probe,
+            use_cache=not no_cache,
         )
 
     _interrupt_on_signals()
@@ -432,6 +461,8 @@ class FleetView:
                 row.update(r.result.to_json())
                 line = f"{r.result.run.status.value} run {r.result.run.id}, {r.result.attempts} attempt(s), "
                 line += f"{r.result.launches} launch(es)"
+                if r.result.winner is not None:
+                    line += "; gave up: " + ("; ".join(r.result.gave_up) or "nothing")
             elif r.error is not None:
                 row.update(status="error", error=str(r.error))
                 line = f"error: {r.error}"
@@ -444,15 +475,38 @@ class FleetView:
 
 
 def _interrupt_on_signals() -> None:
-    """Ctrl-C and SIGTERM (systemd, CI, kill) both stop the search cleanly: the running
-    candidate is stopped and recorded as interrupted. SIGINT is re-armed because a
-    shell starts background jobs with it ignored."""
+    """Ctrl-C, SIGTERM (systemd, CI, kill) and SIGHUP (a closed terminal, a dropped SSH
+    session to the controller) all stop the search cleanly: the running candidate is
+    stopped and recorded as interrupted. SIGINT is re-armed because a shell starts
+    background jobs with it ignored."""
 
     def stop(signum: int, _frame: object) -> None:
         raise KeyboardInterrupt(f"signal {signum}")
 
+    def hang_up(signum: int, _frame: object) -> None:
+        # The terminal is gone: writing to it would fail (EIO) in the middle of the
+        # clean-up, so what is left to say goes nowhere instead.
+        _detach_from_terminal()
+        raise KeyboardInterrupt(f"signal {signum}")
+
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGHUP, hang_up)
+
+
+def _detach_from_terminal() -> None:
+    """Point the standard streams that are a terminal at /dev/null (a character device:
+    a terminal that hung up may no longer answer isatty)."""
+    import stat
+
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        try:
+            if stat.S_ISCHR(os.fstat(fd).st_mode):
+                os.dup2(null, fd)
+        except OSError:
+            continue
+    os.close(null)
 
 
 def _env_float(name: str) -> float | None:
@@ -520,12 +574,19 @@ class SearchView:
             self.status.stop()
             self.status = None
 
-    def summary(self, run: Run, attempts: int, launches: int, winner: Attempt | None) -> None:
+    def summary(self, result: Any) -> None:
+        run, attempts, launches, winner = result.run, result.attempts, result.launches, result.winner
         if winner is not None:
             err.print(
                 f"[bold green]PASSED[/] run {run.id}: attempt #{winner.seq} (id {winner.id}) passed every gate after "
                 f"{attempts} attempt(s), {launches} GPU launch(es)."
             )
+            for text in result.gave_up:
+                err.print(f"   gave up: {escape(text)}")
+            for text in result.added:
+                err.print(f"   added:   {escape(text)}")
+            if not result.gave_up:
+                err.print("   gave up: nothing the base asked for")
             err.print(f"   export it: autofix export {run.id} -o {self.config.unit}.service")
         else:
             err.print(
@@ -564,6 +625,7 @@ def _attempt_json(a: Attempt, by_id: dict[int, Attempt] | None = None) -> dict[s
         ],
         "launched": a.launched,
         "cached_from": a.cached_from,
+        "plan": [gate.value for gate in a.plan.gates] if a.plan else None,
         "seconds": round(a.seconds, 3) if a.seconds is not None else None,
         "exception": a.failure.exception if a.failure else None,
         "message": a.failure.message if a.failure else None,
@@ -629,7 +691,8 @@ def history(run_id: int | None, db_url: str | None, as_json: bool) -> None:
         )
         return
     table = Table(title=f"run {run.id}: {run.name} on {run.host} ({run.target}) - {run.status.value}")
-    for col in ("#", "id", "parent", "move", "state", "class", "gates", "SGLang rewrote", "seconds"):
+    rewrote = "vLLM rewrote" if run.target.startswith("vllm") else "SGLang rewrote"
+    for col in ("#", "id", "parent", "move", "state", "class", "gates", rewrote, "seconds"):
         table.add_column(col, overflow="fold")
     for a in attempts:
         parent = f"#{by_id[a.parent_id].seq}" if a.parent_id in by_id else "-"
@@ -679,7 +742,10 @@ def _status_markup(status: RunStatus) -> str:
 
 def _attempt_state(a: Attempt) -> str:
     shown = _state_markup(a.state)
-    return f"{shown} [dim](cached #{a.cached_from})[/]" if a.cached_from else shown
+    if not a.cached_from:
+        return shown
+    covered = ",".join(v.gate.value for v in a.verdicts) or "no gate"
+    return f"{shown} [dim](cached #{a.cached_from}: {covered})[/]"
 
 
 def _state_markup(state: AttemptState) -> str:
@@ -804,7 +870,7 @@ def export(run_id: int, fmt: str, output: str | None, db_url: str | None) -> Non
         raise InputError(f"run {run_id}: has no winner to export (status {run.status.value})")
     winner = store.attempt(run.winner_id)
     config = parse_base(run.base_text, source=run.base_path)
-    moves = _path_moves(store, winner)
+    moves = store.path_moves(winner)
     ctx = ExportContext(
         config=config,
         candidate=winner.candidate,
@@ -819,18 +885,6 @@ def export(run_id: int, fmt: str, output: str | None, db_url: str | None) -> Non
         err.print(f"wrote {escape(output)} ({fmt}, run {run.id}, attempt {winner.id})")
     else:
         click.echo(text, nl=False)
-
-
-def _path_moves(store: Store, attempt: Attempt) -> list[Move]:
-    moves: list[Move] = []
-    node: Attempt | None = attempt
-    seen: set[int] = set()
-    while node is not None and node.id not in seen:
-        seen.add(node.id)
-        if node.move is not None:
-            moves.append(node.move)
-        node = store.attempt(node.parent_id) if node.parent_id else None
-    return list(reversed(moves))
 
 
 # --- graph -----------------------------------------------------------------------------------
@@ -885,13 +939,25 @@ def _dot_to_svg(dot: str) -> str:
     show_default=True,
     help="The gate the failure happened at (some classes only match at one).",
 )
+@click.option(
+    "--target",
+    "target_opt",
+    type=click.Choice(["sglang", "vllm"]),
+    help="The engine that wrote the journal (default: told by its tracebacks' frames).",
+)
 @click.option("--json", "as_json", is_flag=True)
+@click.option(
+    "--python",
+    "python_path",
+    help="An SGLang install's python: the failing frame's file is read from its site-packages, "
+    "so the moves match what a search on that host would propose.",
+)
 @handles_errors
-def classify_cmd(source: str, gate: str, as_json: bool) -> None:
+def classify_cmd(source: str, gate: str, target_opt: str | None, as_json: bool, python_path: str | None) -> None:
     """Classify journal text offline (a file, or - for stdin) and suggest moves."""
+    from .classify import engine_of
     from .repair import offline_moves
 
-    catalog = load_catalog()
     if source == "-":
         journal = parse_stream(sys.stdin.buffer)
     else:
@@ -900,8 +966,11 @@ def classify_cmd(source: str, gate: str, as_json: bool) -> None:
                 journal = parse_stream(fh)
         except OSError as exc:
             raise InputError(f"{source}: cannot read: {exc.strerror}") from None
-    diagnosis = classify(journal, catalog, Gate(gate))
-    moves = offline_moves(diagnosis, catalog)
+    family = target_opt or engine_of(journal)
+    catalog = load_catalog(family=family)
+    diagnosis = classify(journal, catalog, Gate(gate), package=family)
+    frame_source = _installed_source(python_path, diagnosis.failure.frame) if python_path else None
+    moves = offline_moves(diagnosis, catalog, frame_source)
     f = diagnosis.failure
     if as_json:
         frame = f.frame.to_json() if f.frame else None
@@ -927,6 +996,30 @@ def classify_cmd(source: str, gate: str, as_json: bool) -> None:
         out.print("[bold]moves, best first:[/]")
         for m in moves:
             out.print(f"  {escape(m.label())}" + (" [dim](inferred)[/]" if m.inferred else ""))
+
+
+def _installed_source(python: str, frame: Any) -> str | None:
+    """The failing frame's file as installed for ``python`` (matched under site-packages)."""
+    import subprocess
+
+    if frame is None:
+        return None
+    try:
+        done = subprocess.run(
+            [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+            capture_output=True, text=True, timeout=60, check=False,
+        )  # fmt: skip
+    except OSError as exc:
+        raise InputError(f"--python {python}: cannot run: {exc.strerror}") from None
+    if done.returncode != 0 or not done.stdout.strip():
+        raise InputError(f"--python {python}: not a Python interpreter")
+    path = str(frame.file).replace("\\", "/")
+    marker = "site-packages/"
+    rel = path[path.rfind(marker) + len(marker) :] if marker in path else path[path.find("sglang/") :]
+    try:
+        return (Path(done.stdout.strip()) / rel).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
 
 
 DEFAULT_CAPTURES = Path("tests/data/journals/expected.yaml")
@@ -976,6 +1069,8 @@ def strategies(check: bool, captures_path: Path | None, as_json: bool) -> None:
     from .classify import check_captures
 
     catalog: Catalog = load_catalog()
+    # vLLM's classes are checked (parsed, regexes compiled) and listed beside SGLang's.
+    vllm_catalog = load_catalog(family="vllm")
     if check:
         index = captures_path or (DEFAULT_CAPTURES if DEFAULT_CAPTURES.exists() else None)
         report = check_captures(catalog, _load_captures(index)) if index else None
@@ -996,6 +1091,7 @@ def strategies(check: bool, captures_path: Path | None, as_json: bool) -> None:
             out.print(
                 f"{len(catalog.classes)} classes, {len(catalog.aliases)} aliases, {len(catalog.flags)} flags: valid"
             )
+            out.print(f"vllm: {len(vllm_catalog.classes)} classes: valid")
             if report is None:
                 out.print("no capture index given: cannot say which classes are exercised")
             else:
@@ -1013,7 +1109,7 @@ def strategies(check: bool, captures_path: Path | None, as_json: bool) -> None:
             json.dumps(
                 [
                     {"id": c.id, "title": c.title, "file": c.origin, "moves": len(c.moves), "note": c.note}
-                    for c in catalog.classes
+                    for c in (*catalog.classes, *vllm_catalog.classes)
                 ]
             )
         )
@@ -1021,7 +1117,7 @@ def strategies(check: bool, captures_path: Path | None, as_json: bool) -> None:
     table = Table(title="failure classes")
     for col in ("id", "file", "moves", "title"):
         table.add_column(col)
-    for c in catalog.classes:
+    for c in (*catalog.classes, *vllm_catalog.classes):
         table.add_row(c.id, c.origin, str(len(c.moves)), c.title)
     out.print(table)
 

@@ -2,7 +2,7 @@
 
 Pure: :func:`parse_base` takes the text and the name to blame in errors; only
 :func:`load_base` reads a file. Every key has a default except ``launch.args``; unknown
-keys, wrong types, flag names outside ``[a-z0-9-]+`` and values that could not reach a
+keys, wrong types, flag names that could not reach argv as the user's words and values that could not reach a
 process as one argument are refused with one line naming the file and the key path.
 """
 
@@ -21,6 +21,11 @@ from .errors import ConfigError
 from .model import Candidate
 
 FLAG_NAME = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+# A flag as the user's command spelled it (``reasoning_parser``, ``---page-size``,
+# ``Trust-Remote-Code``, ``a--b``, a split ``- -flag``): the repair maps it to what the
+# target's parser knows. One or two words of letters, digits, ``_ . -``; nothing a shell,
+# a unit file or argv would read otherwise (no '=', quotes, control characters).
+FLAG_SPELLING = re.compile(r"^-*[A-Za-z0-9_][A-Za-z0-9_.-]*$|^-+ -+[A-Za-z0-9_][A-Za-z0-9_.-]*$")
 ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 UNIT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9:_.@-]*$")
 MODULE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
@@ -30,6 +35,20 @@ DURATION = re.compile(r"^\s*(?:(\d+(?:\.\d+)?)h)?\s*(?:(\d+(?:\.\d+)?)m)?\s*(?:(
 
 MANAGERS = ("systemd", "process")
 DEFAULT_PINNED = ("model-path", "tp", "tp-size", "speculative-algorithm", "speculative-draft-model-path")
+# The engines autofix drives; a base names one (``target:``) or its launch.module tells.
+FAMILIES = ("sglang", "vllm")
+DEFAULT_MODULES = {"sglang": "sglang.launch_server", "vllm": "vllm.entrypoints.cli.main"}
+# vLLM: the model, its parallel layout and the speculative method and draft model (keys of
+# --speculative-config) are the user's intent.
+VLLM_PINNED = (
+    "model",
+    "tensor-parallel-size",
+    "pipeline-parallel-size",
+    "speculative-config.method",
+    "speculative-config.model",
+)
+# A flag, or one key of a JSON-valued flag (speculative-config.method).
+PINNED_NAME = re.compile(r"^[a-z0-9][a-z0-9-]*(\.[A-Za-z_][A-Za-z0-9_]*)?$")
 
 
 @dataclass(frozen=True)
@@ -44,6 +63,11 @@ class LaunchConfig:
     python: str = "python3"
     module: str = "sglang.launch_server"
     cwd: str | None = None
+
+    @property
+    def subcommand(self) -> tuple[str, ...]:
+        """Words before the flags: ``vllm serve`` is ``python -m vllm.entrypoints.cli.main serve``."""
+        return ("serve",) if self.module == "vllm.entrypoints.cli.main" else ()
 
 
 @dataclass(frozen=True)
@@ -76,16 +100,18 @@ class BaseConfig:
     search: SearchConfig = field(default_factory=SearchConfig)
     source: str = "<config>"
     text: str = ""
+    target: str = "sglang"  # the engine: sglang | vllm
 
     @property
     def unit(self) -> str:
-        return self.service.unit or f"sglang-{self.name}"
+        return self.service.unit or f"{self.target}-{self.name}"
 
 
 # --- the schema: key -> checker; nested dicts are sections -------------------------------
 
 _SCHEMA: dict[str, Any] = {
     "name": "unit_name",
+    "target": "family",
     "host": "host",
     "service": {"manager": "manager", "unit": "unit_name", "conflicts": "unit_list"},
     "launch": {"python": "command", "module": "module", "args": "args", "env": "env", "cwd": "path"},
@@ -132,6 +158,8 @@ def parse_base(text: str, *, source: str = "<config>", default_name: str = "sgla
     if not UNIT_NAME.match(name):
         name = re.sub(r"[^A-Za-z0-9:_.@-]", "-", name).strip("-") or "sglang"
     manager = _opt(service, "manager", source, "service", "systemd")
+    family = _family(data.get("target"), launch.get("module"), source)
+    default_pinned = VLLM_PINNED if family == "vllm" else DEFAULT_PINNED
     return BaseConfig(
         name=name,
         base=Candidate.build(args, env),
@@ -143,7 +171,7 @@ def parse_base(text: str, *, source: str = "<config>", default_name: str = "sgla
         ),
         launch=LaunchConfig(
             python=_opt(launch, "python", source, "launch", "python3"),
-            module=_opt(launch, "module", source, "launch", "sglang.launch_server"),
+            module=_opt(launch, "module", source, "launch", DEFAULT_MODULES[family]),
             cwd=_opt(launch, "cwd", source, "launch", None),
         ),
         gates=GatesConfig(
@@ -159,11 +187,22 @@ def parse_base(text: str, *, source: str = "<config>", default_name: str = "sgla
         search=SearchConfig(
             max_attempts=_opt(search, "max_attempts", source, "search", 12),
             max_time=_opt(search, "max_time", source, "search", 7200.0),
-            pinned=tuple(_opt(search, "pinned", source, "search", list(DEFAULT_PINNED))),
+            pinned=tuple(_opt(search, "pinned", source, "search", list(default_pinned))),
         ),
         source=source,
         text=text,
+        target=family,
     )
+
+
+def _family(declared: object, module: object, source: str) -> str:
+    """The engine a base drives: its ``target:``, else what launch.module names."""
+    detected = "vllm" if isinstance(module, str) and module.split(".")[0] == "vllm" else "sglang"
+    if declared is None:
+        return detected
+    if declared != detected and module is not None:
+        raise ConfigError(source, "target", f"{declared} does not run launch.module {module}")
+    return str(declared)
 
 
 # --- YAML with duplicate keys refused ------------------------------------------------------
@@ -272,10 +311,11 @@ def _check_args(value: object, source: str) -> dict[str, object]:
         raise ConfigError(source, "launch.args", "must be a mapping of flag: value (flags without '--')")
     for flag, v in value.items():
         path = f"launch.args.{flag}"
-        if not isinstance(flag, str) or not FLAG_NAME.match(flag):
-            shown = str(flag)
-            hint = " (write flags without the leading '--')" if shown.startswith("-") else ""
-            raise ConfigError(source, path, f"flag names are lowercase letters, digits and dashes ([a-z0-9-]+){hint}")
+        if not isinstance(flag, str) or not FLAG_SPELLING.match(flag):
+            hint = " (write 'flag: value', not 'flag=value')" if "=" in str(flag) else ""
+            raise ConfigError(
+                source, path, f"flag names are letters, digits, '_', '.' and '-' (one word, no spaces){hint}"
+            )
         if isinstance(v, list):
             if not v:
                 _fail(source, path, "an empty list: write null or false to leave the flag out")
@@ -284,10 +324,44 @@ def _check_args(value: object, source: str) -> dict[str, object]:
                     _fail(source, f"{path}[{i}]", "list items must be strings or numbers")
                 _check_scalar_arg(item, source, f"{path}[{i}]")
         elif isinstance(v, Mapping):
-            _fail(source, path, "must be a value, true/false, or a list")
+            _check_json_object(v, source, path)
         else:
             _check_scalar_arg(v, source, path)
+    if value.get("port") is not None and value["port"] is not False:
+        _check_port(value["port"], source, "launch.args.port")
     return dict(value)
+
+
+def _check_json_object(value: Mapping[Any, Any], source: str, path: str, depth: int = 0) -> None:
+    """A flag written as a mapping reaches the server as one JSON argument
+    (``speculative-config: {method: eagle3, num_speculative_tokens: 3}``)."""
+    if depth > 8:
+        _fail(source, path, "nested too deep for a JSON-valued flag")
+    for key, item in value.items():
+        where = f"{path}.{key}"
+        if not isinstance(key, str):
+            _fail(source, where, "keys of a JSON-valued flag must be text")
+        if isinstance(item, Mapping):
+            _check_json_object(item, source, where, depth + 1)
+        elif isinstance(item, list):
+            for i, element in enumerate(item):
+                if isinstance(element, Mapping):
+                    _check_json_object(element, source, f"{where}[{i}]", depth + 1)
+                elif not (element is None or isinstance(element, bool | int | float | str)):
+                    _fail(source, f"{where}[{i}]", "must be text, a number, true/false or null")
+        elif not (item is None or isinstance(item, bool | int | float | str)):
+            _fail(source, where, "must be text, a number, true/false, null, a list or a mapping")
+        if isinstance(item, float) and (item != item or item in (float("inf"), float("-inf"))):
+            _fail(source, where, "must be a finite number")
+        if isinstance(item, str) and ("\x00" in item):
+            _fail(source, where, "must not contain a NUL byte")
+
+
+def _check_port(value: object, source: str, path: str) -> None:
+    """autofix itself talks to the server on this port: it must be one."""
+    text = str(value).strip()
+    if isinstance(value, bool) or not text.isdigit() or not 1 <= int(text) <= 65535:
+        _fail(source, path, f"must be a TCP port number (1-65535), got {value!r}")
 
 
 def _check_env(value: object, source: str) -> dict[str, object]:
@@ -351,8 +425,18 @@ def _flag_list(value: object, source: str, path: str) -> None:
     if not isinstance(value, list):
         _fail(source, path, "must be a list of flag names (without '--')")
     for i, item in enumerate(value):
-        if not isinstance(item, str) or not FLAG_NAME.match(item):
-            _fail(source, f"{path}[{i}]", "flag names are lowercase letters, digits and dashes ([a-z0-9-]+)")
+        if not isinstance(item, str) or not PINNED_NAME.match(item):
+            _fail(
+                source,
+                f"{path}[{i}]",
+                "flag names are lowercase letters, digits and dashes ([a-z0-9-]+), "
+                "or flag.key for one key of a JSON-valued flag",
+            )
+
+
+def _family_name(value: object, source: str, path: str) -> None:
+    if value not in FAMILIES:
+        _fail(source, path, f"must be one of {', '.join(FAMILIES)}")
 
 
 def _host(value: object, source: str, path: str) -> None:
@@ -380,11 +464,15 @@ def _module(value: object, source: str, path: str) -> None:
 
 def _path(value: object, source: str, path: str) -> None:
     _text_value(value, source, path)
+    if not str(value).startswith("/"):
+        # On the host, relative to what? systemd's WorkingDirectory= takes absolute paths only.
+        _fail(source, path, f"must be an absolute path on the host, got {value!r}")
 
 
 _CHECKS: dict[str, Any] = {
     "unit_name": _unit_name,
     "unit_list": _unit_list,
+    "family": _family_name,
     "flag_list": _flag_list,
     "host": _host,
     "manager": _manager,

@@ -13,6 +13,7 @@ the command line uses (DESIGN.md, Command line)::
     ├── HostError                   exit 3   the host could not be reached or used
     │   ├── HostUnreachable         cannot connect at all
     │   ├── HostLost                the host dropped or rebooted mid-attempt
+    │   ├── PortTaken               the candidate's port is held by a process not of this search
     │   └── ProbeError              the preflight probe could not run (no SGLang, crash)
     └── StoreError                  exit 3   the database could not be opened or written
 """
@@ -65,6 +66,11 @@ class HostUnreachable(HostError):
 
 class HostLost(HostError):
     """The host went away in the middle of an attempt (drop, reboot)."""
+
+
+class PortTaken(HostError):
+    """Another process (not the candidate, not a service.conflicts unit) holds the
+    candidate's port: nothing answering there can tell anything about the candidate."""
 
 
 class ProbeError(HostError):

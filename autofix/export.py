@@ -81,7 +81,7 @@ def secret_env_file(unit: str) -> str:
 def render_unit(ctx: ExportContext) -> str:
     cfg = ctx.config
     unit = cfg.unit
-    argv = [cfg.launch.python, "-m", cfg.launch.module, *ctx.candidate.argv()]
+    argv = [cfg.launch.python, "-m", cfg.launch.module, *cfg.launch.subcommand, *ctx.candidate.argv()]
     env = ctx.candidate.env
     plain = [(n, v) for n, v in env if not SECRET_NAME.search(n)]
     secret = [n for n, _ in env if SECRET_NAME.search(n)]
@@ -127,7 +127,7 @@ def render_unit(ctx: ExportContext) -> str:
 
 def render_argv(ctx: ExportContext) -> str:
     cfg = ctx.config
-    argv = [cfg.launch.python, "-m", cfg.launch.module, *ctx.candidate.argv()]
+    argv = [cfg.launch.python, "-m", cfg.launch.module, *cfg.launch.subcommand, *ctx.candidate.argv()]
     env = [f"{n}={shlex.quote(v)}" for n, v in ctx.candidate.env if not SECRET_NAME.search(n)]
     secrets = [n for n, _ in ctx.candidate.env if SECRET_NAME.search(n)]
     prefix = " ".join(env)
@@ -194,6 +194,7 @@ _STATE_COLOURS = {
     "timeout": "orange",
     "interrupted": "khaki",
     "host_lost": "lightgrey",
+    "blocked": "lightgrey",
     "running": "lightyellow",
 }
 
@@ -245,8 +246,50 @@ def render_dot(run: Run, attempts: Sequence[Attempt], edges: Sequence[Edge]) -> 
     return "\n".join(lines) + "\n"
 
 
+_STATE_MEANINGS = {
+    "passed": "passed every gate",
+    "failed": "a gate failed: the failure's class names the kind",
+    "timeout": "a gate waited out its timeout",
+    "interrupted": "stopped by Ctrl-C, a signal or a dead controller",
+    "host_lost": "the host lost the candidate (a dropped connection, a reboot)",
+    "blocked": "the host would not let it be judged (its port held by another process)",
+    "running": "still running when the page was made",
+}
+
+
+def _bench_text(attempt: Attempt) -> str:
+    """The bench gate's figures of an attempt, as an operator reads them."""
+    bench = dict(attempt.resolved).get("__bench__")
+    if not isinstance(bench, dict) or "tokens_per_s" not in bench:
+        return ""
+    parts = [f"{bench['tokens_per_s']:.1f} tok/s"]
+    parts += [f"{v:.1f} tok/s at {k.split('_x')[1]} streams" for k, v in bench.items() if "_x" in k]
+    if "accept_length" in bench:
+        parts.append(f"accept length {bench['accept_length']:.2f}")
+    return ", ".join(parts)
+
+
+def _legend(attempts: Sequence[Attempt]) -> str:
+    """Every mark the graph uses: node fills by outcome, the untried box, the three edges."""
+    states = [s for s in _STATE_COLOURS if any(a.state.value == s for a in attempts)]
+    items = [
+        f'<li><span class="swatch" style="background:{_STATE_COLOURS[s]}"></span><b>{s}</b>: {_STATE_MEANINGS[s]}</li>'
+        for s in states
+    ]
+    items += [
+        '<li><span class="swatch untried"></span><b>untried</b>: a candidate a move proposed, not run '
+        "(the search passed before it)</li>",
+        '<li><span class="edge solid"></span><b>solid edge</b>: a curated move (a failure class of the catalogue)</li>',
+        '<li><span class="edge dashed"></span><b>dashed edge</b>: an inferred move (read from the message, the '
+        "failing statement or the parser; no class knew the failure)</li>",
+        '<li><span class="edge bold"></span><b>bold</b>: the winner\'s path from the base</li>',
+    ]
+    return '<ul id="legend">' + "".join(items) + "</ul>"
+
+
 def render_html(run: Run, attempts: Sequence[Attempt], svg: str) -> str:
-    """One self-contained page: the search graph (an SVG drawn by graphviz) and the attempts."""
+    """One self-contained page: the search graph (an SVG drawn by graphviz), its legend, and
+    the attempts with their failure's message and bench figures."""
     by_id = {a.id: a for a in attempts}
     rows = []
     for a in attempts:
@@ -258,11 +301,12 @@ def render_html(run: Run, attempts: Sequence[Attempt], svg: str) -> str:
         )
         gates = " ".join(f"{v.gate.value}:{'ok' if v.ok else 'FAIL'}" for v in a.verdicts)
         failure = html.escape(a.failure.class_id or "unclassified") if a.failure else ""
-        title = html.escape(a.failure.title[:160]) if a.failure else ""
+        message = html.escape(a.failure.title[:400]) if a.failure else ""
         rows.append(
             f'<tr class="{a.state.value}"><td>#{a.seq}</td><td>{parent}</td><td>{move}</td>'
             f"<td>{a.state.value}{' (cached)' if a.cached_from else ''}</td><td>{failure}</td>"
-            f'<td title="{title}">{html.escape(gates)}</td><td>{"yes" if a.launched else ""}</td></tr>'
+            f'<td class="message">{message}</td><td>{html.escape(gates)}</td>'
+            f'<td class="bench">{html.escape(_bench_text(a))}</td><td>{"yes" if a.launched else ""}</td></tr>'
         )
     winner = f"winner: attempt #{by_id[run.winner_id].seq}" if run.winner_id in by_id else "no winner"
     return f"""<!DOCTYPE html>
@@ -272,21 +316,29 @@ def render_html(run: Run, attempts: Sequence[Attempt], svg: str) -> str:
 body {{ font-family: Helvetica, Arial, sans-serif; margin: 1.5em; color: #222; }}
 h1 {{ font-size: 1.3em; }} .meta {{ color: #555; }}
 #graph svg {{ max-width: 100%; height: auto; border: 1px solid #ddd; }}
+#legend {{ list-style: none; padding: 0; font-size: 0.9em; }} #legend li {{ margin: 2px 0; }}
+.swatch {{ display: inline-block; width: 1.4em; height: 0.9em; border: 1px solid #555; border-radius: 3px;
+  margin-right: 0.5em; vertical-align: middle; }}
+.swatch.untried {{ background: white; border-style: dashed; }}
+.edge {{ display: inline-block; width: 2.2em; margin-right: 0.5em; vertical-align: middle;
+  border-top: 2px solid #222; }}
+.edge.dashed {{ border-top-style: dashed; }} .edge.bold {{ border-top-width: 4px; }}
 table {{ border-collapse: collapse; margin-top: 1em; }}
-td, th {{ border: 1px solid #ccc; padding: 3px 8px; font-size: 0.9em; }}
+td, th {{ border: 1px solid #ccc; padding: 3px 8px; font-size: 0.9em; vertical-align: top; }}
+td.message {{ max-width: 36em; font-family: monospace; font-size: 0.8em; }}
 tr.passed {{ background: #e6f7e6; }} tr.failed {{ background: #fbeaea; }}
-tr.interrupted, tr.host_lost {{ background: #f6f3dc; }}
+tr.interrupted, tr.host_lost, tr.blocked {{ background: #f6f3dc; }}
 </style></head>
 <body>
 <h1>autofix run {run.id}: {html.escape(run.name)}</h1>
 <p class="meta">{html.escape(run.host)} ({html.escape(run.target)}), {run.status.value}, {len(attempts)} attempts,
-{sum(a.launched for a in attempts)} launched; {winner}. Nodes are candidates (green passed, red failed, dashed
-untried), edges the repair moves; the winner's path is bold.</p>
+{sum(a.launched for a in attempts)} launched; {winner}.</p>
 <div id="graph">
 {svg}
 </div>
+{_legend(attempts)}
 <table id="attempts"><thead><tr><th>#</th><th>parent</th><th>move</th><th>state</th><th>class</th>
-<th>gates</th><th>launched</th></tr></thead>
+<th>message</th><th>gates</th><th>bench</th><th>launched</th></tr></thead>
 <tbody>
 {chr(10).join(rows)}
 </tbody></table>

@@ -10,6 +10,7 @@ server's OpenAI-compatible API.
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -133,16 +134,52 @@ class Watch:
 
 @dataclass
 class LiveGates:
+    """The gates after the launch, talking to the candidate's server and only to it.
+
+    What answers on the port is not taken on trust: before a gate passes, ``who_answers``
+    asks the host who listens there (None: the candidate's own processes and nobody else;
+    otherwise who does), and the model served must be the candidate's (``expected_model``
+    at /v1/models, its model path at /get_server_info where the server has it). A gate that
+    finds someone else answering fails with :attr:`foreign` set: a verdict about the host,
+    never about the config, and never a pass.
+    """
+
     watch: Watch
     base_url: str
     settings: GatesConfig
     progress: Progress
     http: httpx.Client
+    who_answers: Callable[[], str | None] = lambda: None
+    expected_model: str = ""
+    model_path: str = ""
     model_id: str = ""
     bench_figures: dict[str, float] = field(default_factory=dict)
     # Set when the ready gate gave up on its timeout (the attempt is then ``timeout``, not
     # ``failed``: a ready gate that fails early, on a flapping /health, judged the server).
     timed_out: bool = False
+    foreign: str = ""  # who answered in the candidate's place, when someone else did
+    engine: str = "sglang"  # whose API: SGLang's /get_server_info, or vLLM's /metrics
+
+    def _foreign(self, gate: Gate, started: float, who: str) -> GateVerdict:
+        self.foreign = who
+        return GateVerdict(gate, False, time.monotonic() - started, f"not the candidate: {who}")
+
+    def _not_ours(self) -> str | None:
+        """Who answers on the port if it is not the candidate (alive, the one listening)."""
+        if not self.watch.poll().running:
+            return None  # the caller reports the death itself
+        return self.who_answers()
+
+    def _serves_other_model(self) -> str | None:
+        """The server lists or runs another model than the candidate's: another server."""
+        ids = self._listed_models()
+        if self.expected_model and ids and self.expected_model not in ids:
+            return f"the server serves {', '.join(ids)}, not the candidate's {self.expected_model}"
+        info = self._get("/get_server_info", timeout=5.0)
+        path = info.get("model_path") if isinstance(info, dict) else None
+        if self.model_path and isinstance(path, str) and path != self.model_path:
+            return f"/get_server_info names model {path}, not the candidate's {self.model_path}"
+        return None
 
     def _died(self, gate: Gate, started: float) -> GateVerdict:
         state = self.watch.state
@@ -152,7 +189,7 @@ class LiveGates:
         )
 
     def start(self) -> GateVerdict:
-        """Alive past the settle time (or already answering HTTP), not failed."""
+        """Alive past the settle time (or already answering HTTP, as itself), not failed."""
         started = time.monotonic()
         while True:
             if not self.watch.poll().running:
@@ -162,6 +199,10 @@ class LiveGates:
             if elapsed >= self.settings.start_settle:
                 return GateVerdict(Gate.START, True, elapsed, f"alive after {elapsed:.1f} s")
             if self._get("/health", timeout=1.0) is not None:
+                if who := self._not_ours():
+                    return self._foreign(Gate.START, started, who)
+                if not self.watch.state.running:
+                    return self._died(Gate.START, started)
                 return GateVerdict(Gate.START, True, elapsed, f"answering HTTP after {elapsed:.1f} s")
             self.watch.poll(wait=POLL_S)
 
@@ -182,12 +223,20 @@ class LiveGates:
                 return self._died(Gate.READY, started)
             elapsed = time.monotonic() - started
             self.progress(Gate.READY, elapsed, self.watch.last_line)
-            self.model_id = self.model_id or self._listed_model()
+            if not self.model_id and (listed := self._listed_model()):
+                # The first answer: from the candidate, serving the candidate's model?
+                if who := self._not_ours() or self._serves_other_model():
+                    return self._foreign(Gate.READY, started, who)
+                self.model_id = listed
             if self.model_id:
                 health.take(self._health())
                 if health.flaps >= FLAP_LIMIT:
                     return GateVerdict(Gate.READY, False, elapsed, health.flapping(elapsed))
                 if health.streak >= READY_STREAK:
+                    if who := self._not_ours():
+                        return self._foreign(Gate.READY, started, who)
+                    if not self.watch.state.running:
+                        return self._died(Gate.READY, started)
                     return GateVerdict(Gate.READY, True, elapsed, f"serving {self.model_id}")
             if elapsed >= self.settings.ready_timeout:
                 self.timed_out = True
@@ -195,12 +244,16 @@ class LiveGates:
             self.watch.poll(wait=POLL_S if health.streak else POLL_S * 2)
 
     def _listed_model(self) -> str:
+        ids = self._listed_models()
+        return ids[0] if ids else ""
+
+    def _listed_models(self) -> list[str]:
+        """The model ids at /v1/models (the base model first, then LoRA adapters)."""
         body = self._get("/v1/models", timeout=2.0)
-        if isinstance(body, dict):
-            data = body.get("data") or []
-            if data and isinstance(data[0], dict) and data[0].get("id"):
-                return str(data[0]["id"])
-        return ""
+        data = body.get("data") if isinstance(body, dict) else None
+        if not isinstance(data, list):
+            return []
+        return [str(m["id"]) for m in data if isinstance(m, dict) and m.get("id")]
 
     def _health(self) -> str:
         """``GET /health`` as a short answer: "200", "503", or the transport error's name.
@@ -231,10 +284,20 @@ class LiveGates:
         if body is None:
             self.watch.poll()
             return GateVerdict(Gate.SMOKE, False, elapsed, error)
+        if unproven := self._unproven(Gate.SMOKE, started):
+            return unproven
         text, tokens = _completion_text(body)
         if not text or tokens <= 0:
             return GateVerdict(Gate.SMOKE, False, elapsed, f"completion returned no text: {str(body)[:200]}")
         return GateVerdict(Gate.SMOKE, True, elapsed, f"{tokens} tokens: {text[:60]!r}")
+
+    def _unproven(self, gate: Gate, started: float) -> GateVerdict | None:
+        """After a gate's requests: the answers came from the candidate, still alive and
+        still the one listening; otherwise the verdict that says why not."""
+        who = self._not_ours()
+        if not self.watch.state.running:
+            return self._died(gate, started)
+        return self._foreign(gate, started, who) if who else None
 
     def bench(self, speculative: bool = False) -> GateVerdict:
         """Decode speed of one stream and at the configured concurrency (output tokens/s),
@@ -254,6 +317,8 @@ class LiveGates:
         if isinstance(batch, str):
             return GateVerdict(Gate.BENCH, False, time.monotonic() - started, batch)
         accept = self._accept_length()
+        if unproven := self._unproven(Gate.BENCH, started):
+            return unproven  # figures of another server, or of a candidate that died meanwhile
         self.bench_figures = {"tokens_per_s": round(single, 2), f"tokens_per_s_x{concurrency}": round(batch, 2)}
         if accept is not None:
             self.bench_figures["accept_length"] = round(accept, 3)
@@ -326,6 +391,8 @@ class LiveGates:
         return (body, "") if isinstance(body, dict) else (None, f"unexpected body: {str(body)[:200]}")
 
     def _accept_length(self) -> float | None:
+        if self.engine == "vllm":
+            return self._vllm_accept_length()
         info = self._get("/get_server_info", timeout=5.0)
         if not isinstance(info, dict):
             return None
@@ -337,6 +404,42 @@ class LiveGates:
                 except (TypeError, ValueError):
                     return None
         return None
+
+    def _vllm_accept_length(self) -> float | None:
+        """vLLM's mean acceptance length from its Prometheus /metrics: 1 + accepted draft
+        tokens per drafting step (its spec_decode counters); None before any draft ran."""
+        try:
+            response = self.http.get(self.base_url + "/metrics", timeout=5.0)
+        except httpx.HTTPError:
+            return None
+        if response.status_code != 200:
+            return None
+        return spec_accept_length(response.text)
+
+
+# vLLM's speculative-decoding counters (Prometheus names; the _total suffix is the exposition's).
+_VLLM_ACCEPTED = "vllm:spec_decode_num_accepted_tokens"
+_VLLM_DRAFTS = "vllm:spec_decode_num_drafts"
+
+
+def spec_accept_length(metrics: str) -> float | None:
+    """The mean acceptance length in a vLLM /metrics text: 1 + accepted / drafts, each
+    counter summed over its label sets; None when no draft was made (or no counters)."""
+    sums = {_VLLM_ACCEPTED: 0.0, _VLLM_DRAFTS: 0.0}
+    for found in _SAMPLE.finditer(metrics):
+        name = found.group("name").removesuffix("_total")
+        if name in sums:
+            try:
+                sums[name] += float(found.group("value"))
+            except ValueError:
+                continue
+    if sums[_VLLM_DRAFTS] <= 0:
+        return None
+    return 1.0 + sums[_VLLM_ACCEPTED] / sums[_VLLM_DRAFTS]
+
+
+# One sample line of the Prometheus text format: name, optional {labels}, value.
+_SAMPLE = re.compile(r"^(?P<name>[A-Za-z_:][\w:]*)(?:\{[^}\n]*\})?[ \t]+(?P<value>\S+)", re.MULTILINE)
 
 
 @dataclass

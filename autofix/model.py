@@ -50,6 +50,9 @@ def normalize_value(value: object) -> ArgValue | None:
         return None
     if value is True:
         return True
+    if isinstance(value, Mapping):
+        # A JSON-valued flag written as a YAML mapping (vLLM's --speculative-config).
+        return json_text(value)
     if isinstance(value, list | tuple):
         return tuple(_scalar_text(v) for v in value)
     return _scalar_text(value)
@@ -62,6 +65,18 @@ def _scalar_text(value: object) -> str:
         # 0.9 stays "0.9"; 2.0 from a scale move becomes "2", as an operator writes it.
         return str(int(value))
     return str(value)
+
+
+def flag_tokens(flag: str) -> list[str]:
+    """The argv words a flag's name stands for: ``page-size`` -> ``--page-size``.
+
+    A name written with its own dashes is the user's spelling, kept as typed so the
+    target's parser sees what the user's command had (``---page-size``); a name with a
+    space is the words of a split flag (``- -trust-remote-code``).
+    """
+    if " " in flag:
+        return flag.split()
+    return [flag] if flag.startswith("-") else [f"--{flag}"]
 
 
 @dataclass(frozen=True)
@@ -105,7 +120,7 @@ class Candidate:
         """The command-line arguments, in the order the flags were written."""
         out: list[str] = []
         for flag, value in self.args:
-            out.append(f"--{flag}")
+            out.extend(flag_tokens(flag))
             if value is True:
                 continue
             if isinstance(value, tuple):
@@ -125,6 +140,37 @@ class Candidate:
 
     def without_arg(self, flag: str) -> Candidate:
         return replace(self, args=tuple((n, v) for n, v in self.args if n != flag))
+
+    def with_key(self, flag: str, key: str, value: KeyValue) -> Candidate:
+        """Set one key of a JSON-object flag (the flag made ``{key: value}`` when absent);
+        unchanged when the flag holds something that is not a JSON object."""
+        current = self.arg(flag)
+        data = {} if current is None else json_object(current)
+        if data is None:
+            return self
+        return self.with_arg(flag, json_text({**data, key: value}))
+
+    def without_key(self, flag: str, key: str) -> Candidate:
+        """Remove one key of a JSON-object flag (the flag goes when it was the last key)."""
+        data = json_object(self.arg(flag))
+        if data is None or key not in data:
+            return self
+        rest = {k: v for k, v in data.items() if k != key}
+        return self.with_arg(flag, json_text(rest)) if rest else self.without_arg(flag)
+
+    def json_key(self, flag: str, key: str) -> Any:
+        """The value of one key of a JSON-object flag (None when absent)."""
+        data = json_object(self.arg(flag))
+        return None if data is None else data.get(key)
+
+    def renamed(self, old: str, new: str) -> Candidate:
+        """``old`` spelled ``new`` in its place, value kept; if ``new`` is already set, ``old``
+        just goes (the candidate's own value for ``new`` wins)."""
+        if not self.has(old) or old == new:
+            return self
+        if self.has(new):
+            return self.without_arg(old)
+        return replace(self, args=tuple((new if n == old else n, v) for n, v in self.args))
 
     def with_env(self, name: str, value: str) -> Candidate:
         if name in self.env_dict():
@@ -189,6 +235,59 @@ def diff(old: Candidate, new: Candidate) -> list[tuple[str, str, object, object]
     return rows
 
 
+def _said(value: object) -> str:
+    """A flag's value as the operator wrote it."""
+    if value is True:
+        return "on"
+    if isinstance(value, tuple):
+        return " ".join(value)
+    return str(value)
+
+
+def gave_up(base: Candidate, winner: Candidate, renamed: Mapping[str, str] | None = None) -> list[str]:
+    """What the winner gave up from the base, in the operator's words: flags and env vars
+    dropped, values changed. A flag only renamed (the spelling another release knows,
+    ``renamed`` old -> new) with its value kept gives up nothing."""
+    renamed = dict(renamed or {})
+    new_args = winner.args_dict()
+    out: list[str] = []
+    for flag, value in base.args:
+        now_as = renamed.get(flag, flag)
+        now = new_args.get(now_as)
+        where = f" (as {now_as})" if now_as != flag else ""
+        if now is None:
+            out.append(f"--{flag} {_said(value)}: dropped" if value is not True else f"--{flag}: dropped")
+        elif now != value:
+            out.append(f"--{flag}: {_said(value)} -> {_said(now)}{where}")
+    new_env = winner.env_dict()
+    for name, value in base.env:
+        if name not in new_env:
+            out.append(f"{name}={value}: unset")
+        elif new_env[name] != value:
+            out.append(f"{name}: {value} -> {new_env[name]}")
+    return out
+
+
+def renames(moves: Iterable[Move]) -> dict[str, str]:
+    """The flags a path of moves (base first) respelled: the base's spelling -> the last."""
+    out: dict[str, str] = {}
+    for move in moves:
+        for edit in move.edits:
+            if edit.op is EditOp.RENAME and isinstance(edit.value, str):
+                first = next((old for old, now in out.items() if now == edit.target), edit.target)
+                out[first] = edit.value
+    return out
+
+
+def added(base: Candidate, winner: Candidate, renamed: Mapping[str, str] | None = None) -> list[str]:
+    """What the winner adds to the base (flags and env vars the operator did not write)."""
+    spelled = set(base.args_dict()) | set((renamed or {}).values())
+    out = [f"--{flag} {_said(value)}" for flag, value in winner.args if flag not in spelled]
+    base_env = base.env_dict()
+    out += [f"{name}={value}" for name, value in winner.env if name not in base_env]
+    return out
+
+
 def distance(old: Candidate, new: Candidate) -> int:
     """How many flags and env vars differ: the search's 'how far from what the user asked'."""
     return len(diff(old, new))
@@ -203,23 +302,64 @@ class EditOp(StrEnum):
     SCALE = "scale"
     SET_ENV = "set_env"
     UNSET_ENV = "unset_env"
+    # A flag the target's parser does not know, spelled as it knows it (value kept):
+    # target is the user's spelling, value the name the parser knows.
+    RENAME = "rename"
+    # One key inside a flag whose value is a JSON object (vLLM's --speculative-config).
+    SET_KEY = "set_key"
+    DROP_KEY = "drop_key"
 
     @property
     def on_env(self) -> bool:
         return self in (EditOp.SET_ENV, EditOp.UNSET_ENV)
 
+    @property
+    def on_key(self) -> bool:
+        return self in (EditOp.SET_KEY, EditOp.DROP_KEY)
+
+
+# A JSON value a set_key move writes into a JSON-valued flag (a list from a tuple).
+KeyValue = str | int | float | bool | list[Any] | None
+
+
+def json_object(value: ArgValue | None) -> dict[str, Any] | None:
+    """A flag's value read as a JSON object (None: absent, or not one)."""
+    if not isinstance(value, str):
+        return None
+    try:
+        data = json.loads(value)
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def json_text(data: Mapping[str, Any]) -> str:
+    """A JSON object as one argv value, keys in the order written."""
+    return json.dumps(dict(data), ensure_ascii=False)
+
 
 @dataclass(frozen=True)
 class Edit:
-    """One concrete change to a candidate: flag (or env name) and value where one applies."""
+    """One concrete change to a candidate: flag (or env name) and value where one applies;
+    ``key`` names the field inside a JSON-valued flag for set_key / drop_key."""
 
     op: EditOp
     target: str
     value: ArgValue | float | None = None
+    key: str | None = None
+
+    @property
+    def where(self) -> str:
+        """``flag`` or, for an edit inside a JSON-valued flag, ``flag.key``."""
+        return f"{self.target}.{self.key}" if self.key is not None else self.target
 
     def label(self) -> str:
-        if self.op in (EditOp.DROP, EditOp.UNSET_ENV):
-            return f"{self.op.value} {self.target}"
+        if self.op in (EditOp.DROP, EditOp.UNSET_ENV, EditOp.DROP_KEY):
+            return f"{self.op.value} {self.where}"
+        if self.op is EditOp.SET_KEY:
+            return f"set_key {self.where}={json.dumps(self.value)}"
+        if self.op is EditOp.RENAME:
+            return f"rename {self.target} to {self.value}"
         if self.op is EditOp.SCALE:
             # A realized scale move holds the new value (the factor lives in the catalogue).
             return f"scale {self.target} to {self.value}"
@@ -229,7 +369,9 @@ class Edit:
     def to_json(self) -> dict[str, Any]:
         key = "name" if self.op.on_env else "flag"
         out: dict[str, Any] = {"op": self.op.value, key: self.target}
-        if self.value is not None:
+        if self.key is not None:
+            out["key"] = self.key
+        if self.value is not None or self.op is EditOp.SET_KEY:
             out["value"] = list(self.value) if isinstance(self.value, tuple) else self.value
         return out
 
@@ -237,7 +379,8 @@ class Edit:
     def from_json(cls, data: Mapping[str, Any]) -> Edit:
         raw = data.get("value")
         value: ArgValue | float | None = tuple(raw) if isinstance(raw, list) else raw
-        return cls(EditOp(data["op"]), data.get("flag") or data["name"], value)
+        key = data.get("key")
+        return cls(EditOp(data["op"]), data.get("flag") or data["name"], value, str(key) if key is not None else None)
 
 
 @dataclass(frozen=True)
@@ -290,6 +433,51 @@ class Gate(StrEnum):
 GATE_ORDER: tuple[Gate, ...] = tuple(Gate)
 
 
+# One gate as it ran: its name and the settings that decide its verdict (a ready timeout,
+# a bench floor). Two attempts of one candidate are the same test only where these agree.
+GateRun = tuple[Gate, tuple[tuple[str, object], ...]]
+
+
+@dataclass(frozen=True)
+class GatePlan:
+    """The gates an attempt runs, in order, with the settings each is judged by.
+
+    The candidate cache reuses an outcome only for a search that asks the same questions:
+    a pass answers every gate it ran and no other (a preflight-only pass says nothing
+    about loading the weights), a failure at gate g answers any search that runs the same
+    gates up to and including g with the same settings.
+    """
+
+    runs: tuple[GateRun, ...]
+
+    @property
+    def gates(self) -> tuple[Gate, ...]:
+        return tuple(gate for gate, _ in self.runs)
+
+    def prefix(self, gate: Gate) -> tuple[GateRun, ...] | None:
+        """The gates up to and including ``gate``; None when the plan does not run it."""
+        for i, (name, _) in enumerate(self.runs):
+            if name is gate:
+                return self.runs[: i + 1]
+        return None
+
+    def answered_by(self, state: AttemptState, failed_gate: Gate | None, earlier: GatePlan) -> bool:
+        """Whether an outcome recorded under ``earlier`` answers this plan's questions."""
+        if state is AttemptState.PASSED:
+            return set(self.runs) <= set(earlier.runs)
+        if failed_gate is None:
+            return False
+        mine = self.prefix(failed_gate)
+        return mine is not None and mine == earlier.prefix(failed_gate)
+
+    def to_json(self) -> list[list[Any]]:
+        return [[gate.value, [[k, v] for k, v in settings]] for gate, settings in self.runs]
+
+    @classmethod
+    def from_json(cls, data: Any) -> GatePlan:
+        return cls(tuple((Gate(g), tuple((str(k), v) for k, v in settings)) for g, settings in data))
+
+
 @dataclass(frozen=True)
 class GateVerdict:
     gate: Gate
@@ -335,6 +523,9 @@ class AttemptState(StrEnum):
     TIMEOUT = "timeout"
     INTERRUPTED = "interrupted"
     HOST_LOST = "host_lost"
+    # The host would not let the candidate be judged: its port is held by a process that
+    # is not the candidate (before the launch or while it ran). Says nothing of the config.
+    BLOCKED = "blocked"
 
     @property
     def is_finished(self) -> bool:
@@ -376,6 +567,9 @@ class Attempt:
     launched: bool = False
     log_excerpt: str = ""
     cached_from: int | None = None
+    # The gates (and their settings) the attempt was judged by; None for records written
+    # before autofix kept it (never reused: what they answered is unknown).
+    plan: GatePlan | None = None
 
     @property
     def seconds(self) -> float | None:

@@ -9,22 +9,19 @@ again for the next candidate; a candidate whose child hangs costs only its own t
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import io
 import json
-import tarfile
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from .errors import HostError, ProbeError
 from .hosts.base import Channel, Host
+from .hosts.install import install_script
 from .model import Candidate
-from .resources import script_text
 from .targets import Target
 
 IMPORT_TIMEOUT = 300.0
+_ENGINE_NAMES = {"sglang": "SGLang", "vllm": "vLLM"}
 
 
 @dataclass(frozen=True)
@@ -46,44 +43,9 @@ class ProbeInfo:
     import_s: float
     python: str
     steps: tuple[str, ...]
-
-
-def install_script(host: Host, name: str) -> str:
-    """Copy a host-side script once (content-addressed) and return its path on the host."""
-    text = script_text(name)
-    digest = hashlib.sha256(text.encode()).hexdigest()[:10]
-    stem = name.removesuffix(".py")
-    path = f"{host.workdir}/bin/{stem}-{digest}.py"
-    if not host.read(path, limit=1):
-        host.put(path, text.encode(), mode=0o755)
-    return path
-
-
-def install_tree(host: Host, local: Path, name: str) -> str:
-    """Copy a directory tree to the host once (content-addressed); its path there.
-
-    Used for the simulated SGLang when the sim target runs on a remote host.
-    """
-    buffer = io.BytesIO()
-    with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
-        for path in sorted(local.rglob("*")):
-            if "__pycache__" in path.parts or not path.is_file():
-                continue
-            tar.add(path, arcname=str(path.relative_to(local)))
-    data = buffer.getvalue()
-    digest = hashlib.sha256(data).hexdigest()[:10]
-    target = f"{host.workdir}/trees/{name}-{digest}"
-    if host.read(f"{target}/.complete", limit=1):
-        return target
-    host.put(f"{target}.tar.gz", data)
-    unpack = (
-        "import sys, tarfile; t = tarfile.open(sys.argv[1]); t.extractall(sys.argv[2]); "
-        "open(sys.argv[2] + '/.complete', 'w').write('ok')"
-    )
-    result = host.run(["python3", "-c", unpack, f"{target}.tar.gz", target], timeout=120)
-    if not result.ok:
-        raise HostError(f"{host.name}: cannot unpack {name}: {result.stderr.strip()[-300:]}")
-    return target
+    # The installed parser's facts ({"flags": {...}, "aliases": {...}}), empty when the
+    # probe could not read them: flag facts and rename moves follow what the host runs.
+    parser: dict[str, Any] = field(default_factory=dict)
 
 
 class Preflight:
@@ -97,8 +59,8 @@ class Preflight:
         self._counter = 0
 
     def start(self) -> ProbeInfo:
-        path = install_script(self.host, "preflight.py")
-        channel = self.host.spawn([self.target.python, path], env=self.target.env_dict())
+        path = install_script(self.host, self.target.probe_script)
+        channel = self.host.spawn([self.target.python, path], env=self.target.probe_env_dict())
         hello = _read_json(channel, IMPORT_TIMEOUT)
         if hello is None:
             tail = channel.stderr_tail()[-2000:]
@@ -111,7 +73,7 @@ class Preflight:
             channel.close()
             last = str(hello.get("output", "")).strip().splitlines()
             raise ProbeError(
-                f"{self.host.name}: {self.target.python} cannot import SGLang "
+                f"{self.host.name}: {self.target.python} cannot import {_ENGINE_NAMES[self.target.family]} "
                 f"({last[-1] if last else hello.get('kind')})"
             )
         self._channel = channel
@@ -121,6 +83,7 @@ class Preflight:
             import_s=float(hello.get("import_s", 0.0)),
             python=str(hello.get("python", "")),
             steps=tuple(hello.get("steps", ())),
+            parser=dict(hello.get("parser") or {}) if isinstance(hello.get("parser"), dict) else {},
         )
         return self.info
 
@@ -140,7 +103,10 @@ class Preflight:
         self._counter += 1
         request_id = f"c{self._counter}"
         started = time.monotonic()
-        self._channel.send_line(json.dumps({"id": request_id, "argv": candidate.argv(), "timeout": timeout}))
+        request: dict[str, Any] = {"id": request_id, "argv": candidate.argv(), "timeout": timeout}
+        if self.target.family == "vllm":
+            request["env"] = candidate.env_dict()  # vLLM reads VLLM_* settings while it validates
+        self._channel.send_line(json.dumps(request))
         # The probe enforces the timeout on its child; allow it a margin to report.
         answer = _read_json(self._channel, timeout + 30.0, want_id=request_id)
         if answer is None:

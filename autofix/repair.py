@@ -21,8 +21,9 @@ from typing import Any
 
 from .catalog import Catalog, EditSpec, MoveSpec, ValueSpec
 from .classify import Diagnosis, Subject
-from .model import ArgValue, Candidate, Edit, EditOp, Move, normalize_value
-from .source import Conjunction, alternatives, failing_site
+from .model import ArgValue, Candidate, Edit, EditOp, KeyValue, Move, json_object, normalize_value
+from .renames import rename_move
+from .source import Conjunction, FieldRef, alternatives, failing_site
 
 
 @dataclass(frozen=True)
@@ -61,12 +62,19 @@ class Flags:
         return self.spelling(flag) or flag
 
     def value(self, flag: str, resolved: Mapping[str, object]) -> object:
+        flag, dot, key = flag.partition(".")
         spelling = self.spelling(flag)
+        if dot:  # a key inside a JSON-valued flag: the candidate's, else what resolved
+            found = self.candidate.json_key(spelling, key) if spelling is not None else None
+            return found if found is not None else resolved.get(f"{field_name(self.catalog.canonical(flag))}.{key}")
         if spelling is not None:
             return self.candidate.arg(spelling)
         return resolved.get(field_name(self.catalog.canonical(flag)))
 
-    def is_pinned(self, flag: str) -> bool:
+    def is_pinned(self, flag: str, key: str | None = None) -> bool:
+        """Pinned flags never change; inside a JSON-valued flag, ``flag.key`` pins one key."""
+        if key is not None and f"{self.catalog.canonical(flag)}.{key}" in self.pinned:
+            return True
         return self.catalog.canonical(flag) in self.pinned or self.is_host_fact(flag)
 
     def is_host_fact(self, flag: str) -> bool:
@@ -87,7 +95,9 @@ def flag_name(field: str) -> str:
 def apply(candidate: Candidate, move: Move) -> Candidate:
     out = candidate
     for edit in move.edits:
-        if edit.op is EditOp.DROP:
+        if edit.op is EditOp.RENAME:
+            out = out.renamed(edit.target, str(edit.value))
+        elif edit.op is EditOp.DROP:
             out = out.without_arg(edit.target)
         elif edit.op in (EditOp.SET, EditOp.SCALE):
             value = normalize_value(edit.value)
@@ -96,7 +106,26 @@ def apply(candidate: Candidate, move: Move) -> Candidate:
             out = out.with_env(edit.target, str(edit.value))
         elif edit.op is EditOp.UNSET_ENV:
             out = out.without_env(edit.target)
+        elif edit.op is EditOp.SET_KEY and edit.key is not None:
+            out = out.with_key(edit.target, edit.key, _key_value(edit.value))
+        elif edit.op is EditOp.DROP_KEY and edit.key is not None:
+            out = out.without_key(edit.target, edit.key)
     return out
+
+
+def _key_value(value: object) -> KeyValue:
+    """What a set_key move writes: JSON scalars as they are, a tuple as a JSON list; a
+    number in text as a number (a value taken from a message), other text as text."""
+    if value is None or isinstance(value, bool | int | float):
+        return value
+    if isinstance(value, tuple | list):
+        return [_key_value(v) for v in value]
+    text = str(value)
+    try:
+        number = float(text)
+    except ValueError:
+        return {"true": True, "false": False}.get(text.lower(), text)
+    return int(number) if number.is_integer() and "." not in text and "e" not in text.lower() else number
 
 
 def propose(
@@ -124,20 +153,54 @@ def propose(
             move = realize(spec, flags, resolved, diagnosis.groups, origin=cls.id)
             if move is not None:
                 moves.append(move)
+    renamed = rename_move(candidate, catalog, resolved) if _parser_refused(diagnosis.subject) else None
     moves.extend(infer(diagnosis.subject, flags, resolved, source))
     moves.extend(extra)
 
-    proposals: list[Proposal] = []
+    children: list[tuple[int, Move, Candidate]] = []
     seen: set[str] = {candidate.key}
-    for move in moves:
-        if any(not e.op.on_env and flags.is_pinned(e.target) for e in move.edits):
+    for move in ([renamed] if renamed else []) + moves:
+        # A rename keeps the user's value under the parser's name: never a pinned-flag edit.
+        if any(e.op is not EditOp.RENAME and not e.op.on_env and flags.is_pinned(e.target, e.key) for e in move.edits):
             continue
         child = apply(candidate, move)
         if child.key in seen:
             continue
         seen.add(child.key)
-        proposals.append(Proposal(move, child, len(proposals)))
-    return proposals
+        children.append((_tier(move, candidate, child, catalog, diagnosis.subject.message or ""), move, child))
+    # Renames first (nothing else is read until the parser takes the argv), a move that
+    # orphans what the user asked for last; otherwise in the order found.
+    children.sort(key=lambda t: t[0])
+    return [Proposal(move, child, i) for i, (_, move, child) in enumerate(children)]
+
+
+def _parser_refused(subject: Subject) -> bool:
+    """The target's argument parser refused the argv (argparse's own error)."""
+    text = subject.message or ""
+    return subject.exception in ("argparse_error", "SystemExit") or any(
+        w in text for w in ("unrecognized arguments", "ambiguous option", "error: argument")
+    )
+
+
+def _tier(move: Move, base: Candidate, child: Candidate, catalog: Catalog, message: str) -> int:
+    if any(e.op is EditOp.RENAME for e in move.edits):
+        return 0
+    return 2 if orphans(base, child, catalog, message) else 1
+
+
+def orphans(base: Candidate, child: Candidate, catalog: Catalog, message: str = "") -> bool:
+    """Whether ``child`` leaves off an intent flag of ``base`` while what it serves stays
+    as the user set it (for ``[]``: at all), and the failure's message did not ask for it."""
+
+    def value(c: Candidate, flag: str) -> ArgValue | None:
+        return next((c.arg(s) for s in catalog.spellings(flag) if c.has(s)), None)
+
+    for flag, serves in catalog.intent.items():
+        if value(base, flag) is None or value(child, flag) is not None or f"--{flag}" in message:
+            continue
+        if not serves or any(value(child, s) is not None and value(child, s) == value(base, s) for s in serves):
+            return True
+    return False
 
 
 # --- curated moves: specs -> concrete edits ------------------------------------------------
@@ -172,6 +235,8 @@ def _realize_edit(
         if name is None:
             return None
         target = str(name)
+    if spec.op.on_key:
+        return _realize_key_edit(spec, target, flags, resolved, groups)
     if spec.op is EditOp.DROP:
         return Edit(EditOp.DROP, flags.target(target))
     if spec.op is EditOp.UNSET_ENV:
@@ -198,6 +263,26 @@ def _realize_edit(
     if normalized is None:
         return Edit(EditOp.DROP, flags.target(target))
     return Edit(EditOp.SET, flags.target(target), normalized)
+
+
+def _realize_key_edit(
+    spec: EditSpec, target: str, flags: Flags, resolved: Mapping[str, object], groups: Mapping[str, str]
+) -> Edit | None:
+    """set_key / drop_key on ``flag.key``: only where the candidate's flag holds a JSON
+    object (or, offline, is assumed to)."""
+    flag, _, key = target.partition(".")
+    spelling = flags.spelling(flag)
+    if spelling is None or (not flags.assume_present and json_object(flags.candidate.arg(spelling)) is None):
+        return None
+    if spec.op is EditOp.DROP_KEY:
+        return Edit(EditOp.DROP_KEY, spelling, key=key)
+    value = spec.value
+    if isinstance(value, ValueSpec):
+        value = _compute(value, flags, resolved, groups)
+        if value is None:
+            return None
+    written = _key_value(value)
+    return Edit(EditOp.SET_KEY, spelling, tuple(written) if isinstance(written, list) else written, key=key)
 
 
 def _compute(spec: ValueSpec, flags: Flags, resolved: Mapping[str, object], groups: Mapping[str, str]) -> Any:
@@ -251,7 +336,7 @@ def _tidy(value: float) -> int | float:
     return int(value) if float(value).is_integer() else value
 
 
-def offline_moves(diagnosis: Diagnosis, catalog: Catalog) -> list[Move]:
+def offline_moves(diagnosis: Diagnosis, catalog: Catalog, source: str | None = None) -> list[Move]:
     """Moves for a failure seen without its candidate (``autofix classify``).
 
     Computed values that need the candidate's flags are left out; every flag the
@@ -265,7 +350,7 @@ def offline_moves(diagnosis: Diagnosis, catalog: Catalog) -> list[Move]:
             move = realize(spec, flags, {}, diagnosis.groups, origin=cls.id)
             if move is not None:
                 moves.append(move)
-    moves.extend(infer(diagnosis.subject, flags, {}))
+    moves.extend(infer(diagnosis.subject, flags, {}, source))
     unique: dict[str, Move] = {}
     for move in moves:
         unique.setdefault(move.label(), move)
@@ -273,6 +358,8 @@ def offline_moves(diagnosis: Diagnosis, catalog: Catalog) -> list[Move]:
 
 
 def _is_noop(edit: Edit, candidate: Candidate) -> bool:
+    if edit.op.on_key:
+        return apply(candidate, Move((edit,))) == candidate
     if edit.op is EditOp.DROP:
         return not candidate.has(edit.target)
     if edit.op is EditOp.UNSET_ENV:
@@ -314,15 +401,27 @@ _OUT_OF_RANGE = re.compile(
 _INVALID_CHOICE = re.compile(
     r"argument (?:--)?([a-z0-9][a-z0-9-]*)(?:/[^:]*)?: invalid choice: '?([^'(]*?)'? \(choose from (.*)\)"
 )
+_BAD_TYPE = re.compile(
+    r"argument (?:--)?(?P<flag>[a-z0-9][a-z0-9-]*)(?:/[^:]*)?: invalid (?P<type>int|float) value: '(?P<value>[^']*)'"
+)
 _UNRECOGNIZED = re.compile(r"unrecognized arguments: (.*)")
 _BAD_VALUE = re.compile(r"argument (?:--)?([a-z0-9][a-z0-9-]*)(?:/[^:]*)?: (?:expected|invalid \w+ value)")
+_DIRECTION = re.compile(
+    r"(?i:(?P<down>smaller|lower|decrease|reduce)|larger|higher|bigger|increase|raise)\b[^.;]{0,40}?"
+    r"--(?P<flag>[a-z0-9][a-z0-9-]*)(?:[^.;]{0,30}?at least (?P<least>\d+))?"
+)
+_REFUSAL = re.compile(r"(?i)not (?:currently )?supported|incompatible|does not support|cannot be used|not compatible")
+_FIELD_IN_TEXT = re.compile(r"\b([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b")
 _STOPWORDS = frozenset({"to", "be", "and", "or", "is", "the", "a", "an", "with", "for", "as", "well", "in", "of"})
 
 
 def infer(subject: Subject, flags: Flags, resolved: Mapping[str, object], source: str | None = None) -> list[Move]:
     """Moves read off the failure text and the failing code; all labelled inferred."""
+    from .validation import validation_moves  # it builds on this module's helpers
+
     moves: list[Move] = []
     message = subject.message or ""
+    moves.extend(validation_moves(subject, flags))  # vLLM's pydantic config errors; else none
     moves.extend(_from_argparse(message, flags))
     moves.extend(_from_message(message, flags))
     if subject.exception.rsplit(".", 1)[-1] == "ZeroDivisionError":
@@ -356,6 +455,14 @@ def _from_argparse(message: str, flags: Flags) -> list[Move]:
         drops = [Edit(EditOp.DROP, f) for f in _FLAG_IN_TEXT.findall(unknown.group(1)) if flags.candidate.has(f)]
         if drops:
             out.append(_inferred(drops, "argparse"))
+    typed = _BAD_TYPE.search(message)
+    if typed and flags.spelling(typed.group("flag")):
+        # '2.0' for an int, '0,85' for a float: the number the user evidently meant.
+        text = typed.group("value").replace(",", ".")
+        number = _number(text)
+        if number is not None and (typed.group("type") != "int" or number.is_integer()):
+            meant = str(int(number)) if typed.group("type") == "int" else text
+            out.append(_inferred([Edit(EditOp.SET, flags.target(typed.group("flag")), meant)], "argparse"))
     bad = _BAD_VALUE.search(message)
     if bad and flags.spelling(bad.group(1)):
         out.append(_inferred([Edit(EditOp.DROP, flags.target(bad.group(1)))], "argparse"))
@@ -468,11 +575,45 @@ def _from_message(message: str, flags: Flags) -> list[Move]:
     for found in _OUT_OF_RANGE.finditer(message):
         if flags.spelling(found.group("flag")):  # back to SGLang's own default
             add([Edit(EditOp.DROP, flags.target(found.group("flag")))])
-    # Last resort: a flag the message names and the candidate sets goes back to its default.
-    for flag in dict.fromkeys(_FLAG_IN_TEXT.findall(message)):
-        if flags.spelling(flag):
+    # "a smaller / larger --x", "increase --x", "at least N": a scale in that direction.
+    directed: set[str] = set()
+    for found in _DIRECTION.finditer(message):
+        flag = found.group("flag")
+        current = _number(flags.value(flag, {})) if flags.spelling(flag) else None
+        if current is None or flags.assume_present:
+            directed.add(flag)
+            continue
+        smaller = found.group("down") is not None
+        if found.group("least"):
+            add([Edit(EditOp.SET, flags.target(flag), found.group("least"))])
+        else:
+            factor = 0.5 if smaller else 2.0
+            add([Edit(EditOp.SCALE, flags.target(flag), _tidy(round(current * factor, 3)))])
+        directed.add(flag)
+    # A value the user set, named in prose where the message says what is not supported
+    # ("not supported with Flex Attention backend", attention-backend: flex_attention).
+    for name, value in flags.candidate.args:
+        named_flag = f"--{name}" in message or field_name(name) in message
+        if isinstance(value, str) and not named_flag and _mentioned(value, message) and not flags.is_host_fact(name):
+            add([Edit(EditOp.DROP, name)], "value")
+    # Last resort: a flag the message names (--x or its field x_y) goes back to its default.
+    named = [*_FLAG_IN_TEXT.findall(message), *(flag_name(f) for f in _FIELD_IN_TEXT.findall(message))]
+    for flag in dict.fromkeys(named):
+        if flags.spelling(flag) and flag not in directed:
             add([Edit(EditOp.DROP, flags.target(flag))])
     return out
+
+
+def _mentioned(value: str, message: str) -> bool:
+    """Whether a value the user chose is named where the message refuses something."""
+    if "/" in value or len(value) < 3:
+        return False
+    words = re.sub(r"[^a-z0-9]+", " ", value.lower()).strip()
+    refusal = _REFUSAL.search(message)
+    if not words or refusal is None:
+        return False
+    text = re.sub(r"[^a-z0-9]+", " ", message[refusal.start() :].lower())
+    return f" {words} " in f" {text} "
 
 
 def _parse_fragment(source: str) -> ast.expr | None:
@@ -549,6 +690,55 @@ def _edits_for(conjunction: Conjunction, flags: Flags) -> list[list[Edit]]:
     return out
 
 
+def _field_value(field: str, flags: Flags) -> object:
+    """A field's value for this candidate: the flag as set, else the parser's default."""
+    spelled = flags.spelling(flag_name(field))
+    if spelled is not None and not flags.assume_present:
+        return flags.candidate.arg(spelled)
+    info = flags.catalog.flag(flag_name(field))
+    return info.default if info is not None else None
+
+
+def _deref(value: object, flags: Flags) -> object:
+    """A condition's constant with the record's fields it names replaced by their values."""
+    if isinstance(value, FieldRef):
+        got = _field_value(value.name, flags)
+        number = _number(got)
+        return _tidy(number) if number is not None else got
+    if isinstance(value, tuple):
+        return tuple(_deref(v, flags) for v in value)
+    return value
+
+
+def _divides(divisor: str, dividend: object, flags: Flags) -> list[list[Edit]] | None:
+    """Edits that make ``divisor`` divide the product of the ``dividend`` fields: the
+    divisor down to a divisor of the product (its default first), or the one-field
+    dividend up to the next multiple."""
+    if not isinstance(dividend, tuple):
+        return None
+    numbers = [_number(_field_value(f, flags)) for f in dividend]
+    d = _number(_field_value(divisor, flags))
+    if d is None or d <= 0 or any(n is None for n in numbers):
+        return [[]]
+    product = math.prod(int(n or 0) for n in numbers)
+    if product % int(d) == 0:
+        return [[]]
+    out: list[list[Edit]] = []
+    flag = flag_name(divisor)
+    info = flags.catalog.flag(flag)
+    default = _number(info.default) if info is not None else None
+    if flags.spelling(flag) and default is not None and default > 0 and product % int(default) == 0:
+        out.append([Edit(EditOp.DROP, flags.target(flag))])
+    lower = max((k for k in range(1, int(d)) if product % k == 0), default=None)
+    if lower is not None and lower != default:
+        out.append([Edit(EditOp.SET, flags.target(flag), str(lower))])
+    if len(dividend) == 1 and flags.spelling(flag_name(dividend[0])):
+        # The divisor is usually the unit (page size, node count): the size goes up first.
+        up = math.ceil(product / d) * int(d)
+        out.insert(0, [Edit(EditOp.SET, flags.target(flag_name(dividend[0])), str(int(up)))])
+    return out or None
+
+
 def _satisfy(field: str, relation: str, value: object, flags: Flags) -> list[list[Edit]] | None:
     """Edit sets that make ``cfg.<field> <relation> <value>`` hold; ``[[]]``: nothing to do
     (as far as the flags say it holds); None: no flag can make it hold."""
@@ -566,6 +756,9 @@ def _satisfy(field: str, relation: str, value: object, flags: Flags) -> list[lis
     def sets(values: Iterable[object]) -> list[list[Edit]]:
         return [[Edit(EditOp.SET, target, v)] for v in values if v is not None]  # type: ignore[arg-type]
 
+    value = _deref(value, flags)
+    if relation == "divides":
+        return _divides(field, value, flags)
     if (relation == "is" and value is None) or relation == "falsy" or (relation == "==" and value is False):
         return drop if present else [[]]
     if (relation == "is not" and value is None) or relation == "truthy" or (relation == "==" and value is True):
@@ -598,8 +791,19 @@ def _satisfy(field: str, relation: str, value: object, flags: Flags) -> list[lis
         except (TypeError, ValueError):
             return None
         test = {">": bound.__lt__, ">=": bound.__le__, "<": bound.__gt__, "<=": bound.__ge__}[relation]
-        if present and _number(current) is not None and test(float(_number(current) or 0)):
+        now = _number(current) if present else _number(_field_value(field, flags))
+        if now is not None and test(now):
             return [[]]
-        good = [v for v in domain if _number(v) is not None and test(float(_number(v) or 0))]
-        return sets(good) or None
+        out: list[list[Edit]] = []
+        # The parser's own default, when it holds: the flag goes back to it.
+        default = _number(info.default) if info is not None else None
+        if present and default is not None and test(default):
+            out += drop
+        # The nearest value that holds: the bound itself (an int flag steps past a strict one).
+        step = 1.0 if info is not None and info.type == "int" else 0.0
+        edge = {">": bound + step, ">=": bound, "<": bound - step, "<=": bound}[relation]
+        if test(edge):
+            out += sets([_tidy(edge)])
+        out += sets(v for v in domain if _number(v) is not None and test(float(_number(v) or 0)))
+        return out or None
     return None

@@ -1,4 +1,4 @@
-"""Where the shipped data lives: strategies/, migrations/ and the host-side scripts.
+"""Where the shipped data lives: strategies/ and migrations/.
 
 In a wheel they sit under ``autofix/_data/`` (hatch force-include); in a checkout or an
 editable install they are the top-level folders next to the package.
@@ -21,8 +21,3 @@ def data_path(name: str) -> Path:
     if checkout.is_dir():
         return checkout
     raise FileNotFoundError(f"autofix data folder {name!r} is missing from this installation")
-
-
-def script_text(name: str) -> str:
-    """The text of a host-side script in autofix/probes/ (copied to hosts, run there)."""
-    return resources.files("autofix.probes").joinpath(name).read_text(encoding="utf-8")

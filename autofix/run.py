@@ -11,6 +11,8 @@ its candidate runs and completed after, so a killed controller leaves a true rec
 from __future__ import annotations
 
 import contextlib
+import os
+import sys
 import threading
 import time
 import uuid
@@ -23,8 +25,8 @@ import httpx
 
 from .catalog import Catalog
 from .classify import Diagnosis, classify
-from .config import BaseConfig
-from .errors import HostError, HostLost, InputError
+from .config import BaseConfig, GatesConfig
+from .errors import ConfigError, HostError, HostLost, InputError, PortTaken
 from .gates import LiveGates, Watch
 from .hosts.base import Host
 from .locks import HostLock, acquire
@@ -38,14 +40,20 @@ from .model import (
     EditOp,
     Failure,
     Gate,
+    GatePlan,
     GateVerdict,
     Move,
     Run,
     RunStatus,
+    added,
+    gave_up,
+    json_object,
     redact_text,
+    renames,
     secret_names,
 )
 from .preflight import Preflight, ProbeAnswer
+from .renames import base_warnings
 from .repair import apply, propose
 from .search import Child, Pick, Search
 from .services import ProcessManager, ServiceHandle, ServiceManager
@@ -117,6 +125,9 @@ class RunResult:
     attempts: int
     launches: int
     winner: Attempt | None
+    # What the winner gave up from the base and what it adds, in the operator's words.
+    gave_up: tuple[str, ...] = ()
+    added: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         winner = None
@@ -132,6 +143,8 @@ class RunResult:
             "attempts": self.attempts,
             "launches": self.launches,
             "winner": winner,
+            "gave_up": list(self.gave_up),
+            "added": list(self.added),
         }
 
 
@@ -140,6 +153,41 @@ def default_gates(config: BaseConfig) -> tuple[Gate, ...]:
     if config.gates.bench_min_tokens_per_s is not None:
         gates.append(Gate.BENCH)
     return tuple(gates)
+
+
+def _hold(window: str) -> None:
+    """For the crash-safety tests only: with ``AUTOFIX_TEST_HOLD`` naming this window
+    (``start``: the service recorded, not yet started; ``started``: started, not yet
+    recorded as such; ``passed``: the winner recorded, the run not yet closed), say so on
+    stderr and wait to be killed there, in the windows where a kill hurts most."""
+    if window in os.environ.get("AUTOFIX_TEST_HOLD", "").split(","):
+        sys.stderr.write(f"autofix: test hold: {window}\n")
+        sys.stderr.flush()
+        time.sleep(120)
+
+
+def require_cwd(host: Host, config: BaseConfig) -> None:
+    """``launch.cwd`` exists on the host: a config error found before anything runs, not
+    a start that fails on every candidate."""
+    cwd = config.launch.cwd
+    if cwd and not host.run(["test", "-d", cwd], timeout=30).ok:
+        raise ConfigError(config.source, "launch.cwd", f"{cwd}: no such directory on {host.name}")
+
+
+def gate_plan(gates: Sequence[Gate], settings: GatesConfig) -> GatePlan:
+    """The gates a search runs, each with the settings its verdict depends on."""
+    judged_by: dict[Gate, dict[str, object]] = {
+        Gate.PREFLIGHT: {"timeout": settings.preflight_timeout},
+        Gate.START: {"settle": settings.start_settle},
+        Gate.READY: {"timeout": settings.ready_timeout},
+        Gate.SMOKE: {"max_tokens": settings.smoke_max_tokens, "prompt": settings.smoke_prompt},
+        Gate.BENCH: {
+            "min_tokens_per_s": settings.bench_min_tokens_per_s,
+            "concurrency": settings.bench_concurrency,
+            "max_tokens": settings.bench_max_tokens,
+        },
+    }
+    return GatePlan(tuple((g, tuple(judged_by[g].items())) for g in GATE_ORDER if g in gates))
 
 
 @dataclass
@@ -193,8 +241,12 @@ class Runner:
         self.http = httpx.Client(trust_env=False)
         # Moves that fixed a failure class before (any run in this store) are tried first.
         self.search = Search(config.base, success_rates=store.move_stats())
+        self.plan = gate_plan(options.gates, config.gates)
         self._attempt_of_key: dict[str, int] = {}
         self._launched_handle: ServiceHandle | None = None
+        # A host fault that ends the search once its attempt is recorded (the port is
+        # someone else's; the candidate could not be started at all).
+        self._fatal: HostError | None = None
         # --hosts: more runners, one per extra host, that only execute candidates; this
         # one keeps the search, the store and the order of outcomes.
         self.workers: list[Runner] = [self]
@@ -237,7 +289,10 @@ class Runner:
         held: list[HostLock] = []
         try:
             for worker in self.workers if self.use_lock else []:
-                lock = acquire(worker.host, worker.target.python, self.config.unit)
+                # A simulated host is a machine of its own, in its work dir; a real one's
+                # lock is the machine's, whoever and wherever the controller is.
+                own = f"{worker.host.workdir}/locks" if worker.target.simulated else None
+                lock = acquire(worker.host, worker.target.python, self.config.unit, directory=own)
                 held.append(lock)
                 if lock.stale:
                     who = f"{lock.stale.get('controller', '?')} (pid {lock.stale.get('pid')})"
@@ -262,9 +317,11 @@ class Runner:
             if run.status is RunStatus.PASSED and run.winner_id is not None:
                 self.emit(Notice(f"run {run.id} already passed (attempt {run.winner_id}); nothing to resume"))
                 done = self.store.attempts(run.id)
-                return RunResult(run, len(done), sum(a.launched for a in done), self.store.attempt(run.winner_id))
+                return self._result(run, len(done), sum(a.launched for a in done), self.store.attempt(run.winner_id))
             run = self._resume(run)
             done = self.store.attempts(run.id)
+            if (ended := self._passed_before(run, done)) is not None:
+                return ended
             attempts, launches = len(done), sum(a.launched for a in done)
             # Attempts a dead controller cut short judged nothing: they do not spend the
             # budget, or a run resumed after several crashes would end exhausted untried.
@@ -293,7 +350,11 @@ class Runner:
                 info = self.preflight.info or self.preflight.start()
                 version, simulated = info.version, info.simulated
                 self.store.set_run_version(run.id, version)
+                # Flag facts and renames follow the parser the host runs, any version.
+                self.catalog = self.catalog.with_parser(info.parser, version)
             self.emit(RunStarted(run, version, simulated))
+            for line in base_warnings(self.config.base, self.catalog, version):
+                self.emit(Notice(line))
             log.info("run.start", run=run.id, host=self.options.host_label, target=self.target.kind, version=version)
             if self.config.service.conflicts and not hasattr(self.services, "stop_units"):
                 # Only a systemd host has the production units to stop.
@@ -324,10 +385,13 @@ class Runner:
                         self._after_host_lost(pick)
                     if attempt.state is AttemptState.PASSED and passed is None:
                         passed = (pick, attempt)
+                if passed is None:
+                    self._raise_fatal()
                 if passed is not None:
                     pick, attempt = passed
                     winner = attempt
                     status = RunStatus.PASSED
+                    _hold("passed")
                     if self.options.explore:
                         winner, more, more_launches = self._explore(run, pick, attempt, version)
                         attempts += more
@@ -344,7 +408,7 @@ class Runner:
                 self.preflight.close()
             self.http.close()
             final = self.store.finish_run(run.id, status, winner.id if winner else None)
-        return RunResult(final, attempts, launches, winner)
+        return self._result(final, attempts, launches, winner)
 
     def _attempt(self, run: Run, pick: Pick, version: str) -> Attempt:
         attempt = self._begin(run, pick, version, self)
@@ -367,6 +431,7 @@ class Runner:
             move=pick.move,
             host=worker.options.host_label,
             target_version=version,
+            plan=self.plan,
         )
         self._attempt_of_key[candidate.key] = attempt.id
         self.emit(AttemptStarted(attempt, pick))
@@ -378,11 +443,15 @@ class Runner:
         try:
             cached = self._cached(candidate, version)
             return self._from_cache(cached) if cached is not None else self._execute(run, attempt, candidate)
-        except HostLost as exc:
-            # The host, not the config, failed: recorded as such and never classified.
+        except HostError as exc:
+            # The host, not the config, failed: recorded as such and never classified, and
+            # whatever was launched is stopped. A dropped connection is tried again; any
+            # other host fault ends the search once the attempt is recorded.
             with contextlib.suppress(HostError):
                 self._stop_launched()
             self._launched_handle = None
+            if not isinstance(exc, HostLost):
+                self._fatal = exc
             return self._host_lost(_Outcome(AttemptState.HOST_LOST), Gate.START, str(exc))
 
     def _interrupted(self, attempts: Sequence[Attempt]) -> None:
@@ -444,7 +513,12 @@ class Runner:
         if Gate.PREFLIGHT in gates:
             answer = self.preflight.check(candidate, self.config.gates.preflight_timeout)
             outcome.resolved = _resolved(answer)
-            verdict = GateVerdict(Gate.PREFLIGHT, answer.ok, answer.seconds, _preflight_detail(answer, candidate))
+            verdict = GateVerdict(
+                Gate.PREFLIGHT,
+                answer.ok,
+                answer.seconds,
+                _preflight_detail(answer, candidate, "vLLM" if self.target.family == "vllm" else "SGLang"),
+            )
             outcome.verdicts.append(verdict)
             self.emit(GateDone(verdict))
             if not answer.ok:
@@ -462,26 +536,48 @@ class Runner:
         # Unique per launch: run ids repeat across stores, and a stale exit record in a
         # reused directory would read as an instant crash.
         name = f"autofix-{run.id}-{attempt.seq}-{uuid.uuid4().hex[:8]}"
+        port = self.target.port(candidate)
         self._stop_conflicts()
+        if taken := self._port_taken(port):
+            return self._blocked(outcome, Gate.START, f"{taken}: the candidate was not launched")
         self.store.mark_launched(attempt.id)
         outcome.launched = True
-        # Written ahead: a controller killed while the start runs leaves a name that
-        # --resume can stop (the candidate outlives its controller by design).
-        self.store.set_service(attempt.id, _service_record(self.services.planned(name)))
-        handle = self.services.start(name, candidate, self.target, self.config.launch.cwd)
+        # Written ahead: a controller killed (or interrupted) while the start runs leaves a
+        # name that --resume (or the clean-up) can stop: the candidate outlives its
+        # controller by design.
+        planned = self.services.planned(name)
+        self.store.set_service(attempt.id, _service_record(planned))
+        self._launched_handle = planned
+        _hold("start")
+        try:
+            handle = self.services.start(name, candidate, self.target, self.config.launch.cwd)
+        except HostLost as exc:
+            # The answer was lost with the connection: whatever did start is stopped (any
+            # other host fault reaches _outcome, which stops it too and ends the search).
+            with contextlib.suppress(HostError):
+                self._stop_launched()
+            return self._host_lost(outcome, Gate.START, f"the start failed: {exc}")
         self._launched_handle = handle
+        _hold("started")
         self.store.set_service(attempt.id, _service_record(handle))
         watch = Watch(self.services, handle)
         bind = str(candidate.arg("host") or "127.0.0.1")
-        port = str(self.target.port(candidate))
+        # SGLang's --model-path, vLLM's --model (served under that name by default).
+        model_path = str(candidate.arg("model" if self.target.family == "vllm" else "model-path") or "")
         live = LiveGates(
             watch=watch,
             base_url=f"http://{self.host.http_address(bind)}:{port}",
             settings=self.config.gates,
             progress=lambda g, t, line: self.emit(GateProgress(g, t, line)),
+            engine=self.target.family,
             http=self.http,
+            who_answers=lambda: self._who_answers(port, handle),
+            expected_model=str(candidate.arg("served-model-name") or model_path),
+            model_path=model_path,
         )
-        speculative = candidate.arg("speculative-algorithm") is not None
+        speculative = (
+            candidate.arg("speculative-algorithm") is not None or candidate.arg("speculative-config") is not None
+        )
         runners: dict[Gate, Callable[[], GateVerdict]] = {
             Gate.START: live.start,
             Gate.READY: live.ready,
@@ -494,6 +590,8 @@ class Runner:
                 outcome.verdicts.append(verdict)
                 self.emit(GateDone(verdict))
                 if not verdict.ok:
+                    if live.foreign:
+                        return self._blocked(outcome, gate, verdict.detail, emitted=True)
                     # A ready gate that failed early (a flapping /health) judged the server: failed.
                     timed_out = gate is Gate.READY and watch.state.running and live.timed_out
                     if watch.state.running and gate is not Gate.READY:
@@ -512,6 +610,38 @@ class Runner:
                 self.emit(Notice(f"the watcher's connection dropped {watch.restarts} time(s); reconnected and went on"))
             watch.close()
             self._stop_launched()
+
+    # --- who answers on the candidate's port --------------------------------------------
+    def _port_taken(self, port: int) -> str | None:
+        """Before a launch: who holds the port, if anyone does (the conflicts units are
+        stopped by now, so whoever is left is no part of this search)."""
+        holders = self.services.listeners(port, None)
+        if not holders:
+            return None
+        return f"port {port} on {self.host.name} is held by {holders[0].describe()}, not by this search"
+
+    def _who_answers(self, port: int, handle: ServiceHandle) -> str | None:
+        """While the gates run: None when the candidate's processes, and only they, listen
+        on its port; otherwise who does (or that nothing there does)."""
+        holders = self.services.listeners(port, handle)
+        if not holders:
+            return f"nothing on {self.host.name} listens on port {port}, yet something answered there"
+        strangers = [h for h in holders if not h.ours]
+        if strangers:
+            return f"port {port} on {self.host.name} is held by {strangers[0].describe()}"
+        return None
+
+    def _blocked(self, outcome: _Outcome, gate: Gate, detail: str, *, emitted: bool = False) -> _Outcome:
+        """The host would not let the candidate be judged: never a pass, never the config's
+        fault; the run ends with it (every candidate would meet the same port)."""
+        if not emitted:
+            verdict = GateVerdict(gate, False, 0.0, detail)
+            outcome.verdicts.append(verdict)
+            self.emit(GateDone(verdict))
+        outcome.state = AttemptState.BLOCKED
+        outcome.failure = Failure(gate, None, "", "PortTaken", detail, host_fault=True)
+        self._fatal = PortTaken(detail + "; stop it, or give the candidate another port (launch.args.port)")
+        return outcome
 
     def _stop_conflicts(self) -> None:
         """Before the first launch: stop the units that hold the same GPUs and port."""
@@ -593,14 +723,23 @@ class Runner:
         """An earlier attempt of this very candidate on this host and target version."""
         if not self.use_cache:
             return None
-        return self.store.cached(candidate.key, self.options.host_label, version)
+        return self.store.cached(candidate.key, self.options.host_label, version, self.plan)
 
     def _from_cache(self, cached: Attempt) -> _Outcome:
-        """Reuse a recorded outcome instead of running the candidate again."""
-        self.emit(Notice(f"already tried: attempt {cached.id} (run {cached.run_id}) {cached.state.value}; reused"))
+        """Reuse a recorded outcome instead of running the candidate again: only the
+        verdicts of the gates this search runs (a pass under more gates covers fewer)."""
+        wanted = set(self.plan.gates)
+        verdicts = [v for v in cached.verdicts if v.gate in wanted]
+        covered = ",".join(v.gate.value for v in verdicts) or "none"
+        self.emit(
+            Notice(
+                f"already tried: attempt {cached.id} (run {cached.run_id}) {cached.state.value} "
+                f"under the same gates ({covered}); reused"
+            )
+        )
         outcome = _Outcome(
             cached.state,
-            verdicts=list(cached.verdicts),
+            verdicts=verdicts,
             failure=cached.failure,
             resolved=dict(cached.resolved),
             log_excerpt=cached.log_excerpt,
@@ -610,10 +749,40 @@ class Runner:
             # The class and its match groups come from the evidence, classified again.
             journal = parse_text(cached.failure.evidence)
             fallback = (cached.failure.exception, cached.failure.message)
-            outcome.diagnosis = classify(journal, self.catalog, cached.failure.gate, fallback=fallback)
+            outcome.diagnosis = classify(
+                journal, self.catalog, cached.failure.gate, package=self.target.family, fallback=fallback
+            )
         return outcome
 
     # --- resume ------------------------------------------------------------------------
+    def _result(self, run: Run, attempts: int, launches: int, winner: Attempt | None) -> RunResult:
+        """The outcome, with what the winner changed against the base (both as the store
+        keeps them: secrets redacted)."""
+        if winner is None:
+            return RunResult(run, attempts, launches, None)
+        base = self.config.base.redacted()
+        respelled = renames(self.store.path_moves(winner))
+        return RunResult(
+            run,
+            attempts,
+            launches,
+            winner,
+            tuple(gave_up(base, winner.candidate, respelled)),
+            tuple(added(base, winner.candidate, respelled)),
+        )
+
+    def _passed_before(self, run: Run, done: Sequence[Attempt]) -> RunResult | None:
+        """A run killed after its winner passed and before it was closed ends with that
+        winner: the pass is final (searching on would launch again and could export
+        another winner). With --explore's variants, the fastest pass."""
+        passed = [a for a in done if a.state is AttemptState.PASSED]
+        if not passed:
+            return None
+        best = max(passed, key=lambda a: (_speed(a), -a.seq))
+        self.emit(Notice(f"run {run.id}: attempt #{best.seq} had already passed; the run ends with it"))
+        final = self.store.finish_run(run.id, RunStatus.PASSED, best.id)
+        return self._result(final, len(done), sum(a.launched for a in done), best)
+
     def _resume(self, run: Run) -> Run:
         """Continue a run a dead (or stopped) controller left: what was running is
         interrupted and stopped on the host, and the search graph is rebuilt."""
@@ -660,6 +829,13 @@ class Runner:
             if not a.state.judges_config:
                 self.search.requeue(key)
 
+    def _raise_fatal(self) -> None:
+        """End the search with the host fault an attempt met (recorded by now)."""
+        for worker in self.workers:
+            fatal, worker._fatal = worker._fatal, None
+            if fatal is not None:
+                raise fatal
+
     def _after_host_lost(self, pick: Pick) -> None:
         """Try the candidate again once the host answers; give up if it does not."""
         key = pick.candidate.key
@@ -700,7 +876,7 @@ class Runner:
         self, outcome: _Outcome, gate: Gate, journal: Journal, tail: str, status: str, detail: str = ""
     ) -> _Outcome:
         fallback = ("Timeout", detail) if status == "timeout" else ("ProcessExit", detail or status)
-        diagnosis = classify(journal, self.catalog, gate, fallback=fallback)
+        diagnosis = classify(journal, self.catalog, gate, package=self.target.family, fallback=fallback)
         outcome.state = AttemptState.TIMEOUT if status == "timeout" else AttemptState.FAILED
         outcome.diagnosis = diagnosis
         outcome.failure = diagnosis.failure
@@ -729,16 +905,17 @@ def _resolved(answer: ProbeAnswer) -> dict[str, Any]:
     return out
 
 
-def _preflight_detail(answer: ProbeAnswer, candidate: Candidate) -> str:
+def _preflight_detail(answer: ProbeAnswer, candidate: Candidate, engine: str = "SGLang") -> str:
     if answer.ok:
         # Only what the operator set and SGLang silently changed (num-draft-tokens 3 -> 2).
         asked = {flag.replace("-", "_") for flag, _ in candidate.args}
         rewrites = [f"{k}: {v[0]!r} -> {v[1]!r}" for k, v in answer.changed.items() if v[0] is not None and k in asked]
         steps = "+".join(answer.steps_run)
-        return f"{steps} ok" + (f"; SGLang rewrote {', '.join(rewrites[:4])}" if rewrites else "")
+        return f"{steps} ok" + (f"; {engine} rewrote {', '.join(rewrites[:4])}" if rewrites else "")
     if answer.status == "timeout":
         return "probe timed out"
-    last = [ln for ln in answer.output.strip().splitlines() if ln.strip()]
+    # pydantic ends its errors with a link to its docs: the line above says what failed.
+    last = [ln for ln in answer.output.strip().splitlines() if ln.strip() and "errors.pydantic.dev/" not in ln]
     return last[-1][:200] if last else answer.status
 
 
@@ -760,7 +937,7 @@ def explore_variants(winner: Candidate, catalog: Catalog) -> list[tuple[Move, Ca
     """Speculative variants of a passing candidate, closest to it first: num-steps over its
     domain with draft tokens = steps + 1 for a chain (topk 1), and wider trees (topk 2, 4)."""
     if winner.arg("speculative-algorithm") is None:
-        return []
+        return _vllm_variants(winner)
     steps_domain = sorted({int(v) for v in catalog.domains.get("speculative-num-steps", (1, 2, 3, 5))} | {4})
     out: list[tuple[int, int, Move, Candidate]] = []
     for topk in (1, 2, 4):
@@ -780,3 +957,18 @@ def explore_variants(winner: Candidate, catalog: Catalog) -> list[tuple[Move, Ca
             out.append((len(edits), abs(steps - current), move, child))
     out.sort(key=lambda item: (item[0], item[1]))
     return [(move, child) for _, _, move, child in out]
+
+
+def _vllm_variants(winner: Candidate) -> list[tuple[Move, Candidate]]:
+    """vLLM: more or fewer draft tokens per step (one key of --speculative-config), nearest first."""
+    if json_object(winner.arg("speculative-config")) is None:
+        return []
+    current = winner.json_key("speculative-config", "num_speculative_tokens")
+    now = int(current) if isinstance(current, int) and not isinstance(current, bool) else 3
+    out = []
+    for tokens in sorted((n for n in range(1, 8) if n != now), key=lambda n: (abs(n - now), n)):
+        move = Move(
+            (Edit(EditOp.SET_KEY, "speculative-config", tokens, key="num_speculative_tokens"),), origin="explore"
+        )
+        out.append((move, apply(winner, move)))
+    return out

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 import networkx as nx
 
-from .model import Candidate, Move, diff
+from .model import Candidate, EditOp, Move, diff
 
 PENDING = "pending"
 STALL_COST = 2  # per repeat of a failure down a line (or minus, per new failure uncovered)
@@ -43,6 +43,19 @@ Priority = tuple[int, float, int, int, int]
 def intent_cost(base: Candidate, candidate: Candidate) -> int:
     """How much of what the user wrote a candidate gives up (see the module docstring)."""
     return sum(_edit_cost(old, new) for _, _, old, new in diff(base, candidate))
+
+
+def _meant(base: Candidate, move: Move) -> Candidate:
+    """What the user meant: ``base`` with a rename move's flags spelled as the parser
+    knows them (a renamed flag keeps the user's intent: it costs nothing)."""
+    renamed = {str(e.value) for e in move.edits if e.op is EditOp.RENAME}
+    out = base
+    for edit in move.edits:
+        if edit.op is EditOp.RENAME:
+            out = out.renamed(edit.target, str(edit.value))
+        elif edit.target in renamed and edit.op is EditOp.SET and edit.value is not None:
+            out = out.with_arg(edit.target, edit.value)  # type: ignore[arg-type]
+    return out
 
 
 def _edit_cost(old: object, new: object) -> int:
@@ -86,6 +99,7 @@ class Search:
         success_rates: Mapping[tuple[str | None, str], float] | None = None,
     ) -> None:
         self.base = base
+        self.meant = base  # the base with its flags renamed as the parser knows them
         self.graph: nx.DiGraph[str] = nx.DiGraph()
         self._rates = dict(success_rates or {})
         self._heap: list[tuple[Priority, str]] = []
@@ -99,7 +113,7 @@ class Search:
         if move is None:
             return (0, 0.0, 0, 0, self._seq)
         rate = self._rates.get((class_id, move.label()), 0.0)
-        return (intent_cost(self.base, candidate) + STALL_COST * stall, -rate, int(move.inferred), rank, self._seq)
+        return (intent_cost(self.meant, candidate) + STALL_COST * stall, -rate, int(move.inferred), rank, self._seq)
 
     def _add(
         self,
@@ -167,6 +181,9 @@ class Search:
         further = before is not None and node["failure"] is not None and not same
         node["stall"] = self.graph.nodes[parent].get("stall", 0) + 1 if same else 0
         node["progress"] = self.graph.nodes[parent].get("progress", 0) + 1 if further else 0
+        children = list(children)
+        for child in children:
+            self.meant = _meant(self.meant, child.move)
         for child in children:
             self._add(
                 child.candidate,

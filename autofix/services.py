@@ -16,8 +16,8 @@ from typing import Protocol
 
 from .errors import HostError
 from .hosts.base import Channel, Host
+from .hosts.install import install_script
 from .model import Candidate
-from .preflight import install_script
 from .targets import Target
 
 
@@ -44,6 +44,33 @@ class ServiceState:
         if self.exit_code is not None:
             return f"exited with status {self.exit_code}"
         return "gone without an exit status"
+
+
+@dataclass(frozen=True)
+class Listener:
+    """A process listening on a candidate's port, as the host's /proc tells it."""
+
+    pid: int | None  # None: another user's process, which this user may not see
+    uid: int
+    command: str
+    ours: bool  # it is the candidate (its token, or its systemd unit)
+
+    def describe(self) -> str:
+        if self.pid is None:
+            return f"a process of uid {self.uid} that autofix cannot see (another user's)"
+        return f"pid {self.pid} ({self.command or '?'}, uid {self.uid})"
+
+
+def parse_listeners(stdout: str) -> list[Listener]:
+    """The answer of ``supervise.py listeners`` (its last line)."""
+    try:
+        report = json.loads(stdout.strip().splitlines()[-1])
+        return [
+            Listener(e.get("pid"), int(e.get("uid", -1)), str(e.get("command", "")), bool(e.get("ours")))
+            for e in report["listeners"]
+        ]
+    except (ValueError, IndexError, KeyError, TypeError, AttributeError) as exc:
+        raise HostError(f"cannot tell who listens on the port: {stdout.strip()[-200:]!r}") from exc
 
 
 def _signal_note(number: int) -> str:
@@ -76,6 +103,10 @@ class ServiceManager(Protocol):
 
     def watch(self, handle: ServiceHandle, offset: int = 0) -> Channel:
         """A watcher on the host that pushes log lines and the exit (probes/watch.py)."""
+        ...
+
+    def listeners(self, port: int, handle: ServiceHandle | None) -> list[Listener]:
+        """Who listens on ``port`` on the host, each marked whether it is ``handle``'s candidate."""
         ...
 
 
@@ -146,3 +177,9 @@ class ProcessManager:
     def watch(self, handle: ServiceHandle, offset: int = 0) -> Channel:
         script = install_script(self.host, "watch.py")
         return self.host.spawn([self.python, script, "process", handle.directory, str(offset)])
+
+    def listeners(self, port: int, handle: ServiceHandle | None) -> list[Listener]:
+        # The candidate's token is its directory's name (supervise.py puts it in its env).
+        token = [handle.name] if handle is not None else []
+        result = self.host.run([self.python, self._supervisor(), "listeners", str(port), *token], timeout=60)
+        return parse_listeners(result.stdout)

@@ -112,13 +112,24 @@ def field_of(node: ast.expr) -> str | None:
     return None
 
 
+@dataclass(frozen=True)
+class FieldRef:
+    """Another field of the record in a condition (``cfg.tp_size`` in ``in (None, 1, cfg.tp_size)``):
+    its value is the candidate's, or what the parser defaults it to."""
+
+    name: str
+
+
 def constant(node: ast.expr) -> object:
-    """A literal, or a tuple of the literals of a literal collection; else ``...``."""
+    """A literal, a field of the record, or a tuple of those; else ``...``."""
     if isinstance(node, ast.Constant):
         return node.value
+    field = field_of(node)
+    if field is not None:
+        return FieldRef(field)
     if isinstance(node, ast.List | ast.Tuple | ast.Set):
-        values = [e.value for e in node.elts if isinstance(e, ast.Constant)]
-        if len(values) == len(node.elts):
+        values = [constant(e) for e in node.elts]
+        if all(v is not ... for v in values):
             return tuple(values)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant):
         value = node.operand.value
@@ -127,7 +138,29 @@ def constant(node: ast.expr) -> object:
     return ...
 
 
+def _product(node: ast.expr) -> tuple[str, ...] | None:
+    """``cfg.tp_size * cfg.pp_size`` -> (tp_size, pp_size); a single field -> (field,)."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+        left, right = _product(node.left), _product(node.right)
+        return left + right if left is not None and right is not None else None
+    field = field_of(node)
+    return (field,) if field is not None else None
+
+
 def _atom(node: ast.expr) -> Condition | None:
+    # `a % b == 0` (a a field or a product of fields): b divides a.
+    if (
+        isinstance(node, ast.Compare)
+        and len(node.ops) == 1
+        and isinstance(node.ops[0], ast.Eq)
+        and isinstance(node.left, ast.BinOp)
+        and isinstance(node.left.op, ast.Mod)
+        and constant(node.comparators[0]) == 0
+    ):
+        dividend, divisor = _product(node.left.left), field_of(node.left.right)
+        if dividend is not None and divisor is not None:
+            return (divisor, "divides", dividend)
+        return None
     if isinstance(node, ast.Compare) and len(node.ops) == 1:
         relation = _OPS.get(type(node.ops[0]))
         if relation is None:
@@ -169,4 +202,6 @@ def alternatives(expr: ast.expr, want: bool) -> list[Conjunction] | None:
     if atom is None:
         return None
     field, relation, value = atom
+    if relation not in _NEGATED:
+        return [((field, relation, value),)] if want else None
     return [((field, relation if want else _NEGATED[relation], value),)]

@@ -18,9 +18,9 @@ from collections.abc import Sequence
 
 from .errors import HostError
 from .hosts.base import Channel, CommandResult, Host
+from .hosts.install import install_script
 from .model import Candidate
-from .preflight import install_script
-from .services import ServiceHandle, ServiceState
+from .services import Listener, ServiceHandle, ServiceState, parse_listeners
 from .targets import Target
 
 SHOW_PROPERTIES = "ActiveState,SubState,ExecMainStatus,ExecMainCode,InvocationID"
@@ -125,6 +125,14 @@ class SystemdManager:
         script = install_script(self.host, "watch.py")
         argv = [self.python, script, "systemd", handle.name, handle.directory]
         return self.host.spawn(["sudo", "-n", *argv] if self.sudo else argv)
+
+    def listeners(self, port: int, handle: ServiceHandle | None) -> list[Listener]:
+        """Who listens on ``port``; the candidate is known by its unit in /proc/PID/cgroup.
+        As root (sudo): another user's process is seen too, not only that one is there."""
+        script = install_script(self.host, "supervise.py")
+        token = [handle.name.removesuffix(".service")] if handle is not None else []
+        result = self._run([self.python, script, "listeners", str(port), *token])
+        return parse_listeners(result.stdout)
 
     # --- the production unit on the same GPUs -------------------------------------------
     def stop_units(self, units: Sequence[str]) -> list[str]:

@@ -2,7 +2,10 @@
 
 Reads what a crashed server left behind in any of the forms an operator meets: plain
 stderr, ``journalctl -o short`` / ``short-iso`` / ``short-precise``, and ``-o json``
-(where MESSAGE may be a byte array). Lines are demultiplexed by process (journal PID)
+(where MESSAGE may be a byte array), behind a container's prefix (``docker compose logs``,
+``docker logs --timestamps``, ``kubectl logs --prefix``, a Ray worker's), pasted without
+its indentation, or cut at the top (frames with no ``Traceback`` header, an exception line
+quoted alone). Lines are demultiplexed by process (journal PID)
 and by SGLang's rank prefix (``[2026-05-25 19:34:29 TP3] ...``), so the tracebacks of
 nine interleaved processes come apart again. Memory stays bounded whatever the journal
 size: only open tracebacks, a few lines of context per process and capped result lists
@@ -19,7 +22,7 @@ import json
 import re
 from collections import deque
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import BinaryIO
 
 from .model import Frame
@@ -27,6 +30,9 @@ from .model import Frame
 MAX_TRACEBACKS = 200
 MAX_SIGNALS = 200
 MAX_FRAMES = 200
+# Past MAX_FRAMES the middle goes: the outermost HEAD_FRAMES (how it started) and the
+# innermost rest (where it failed: the root cause) are kept.
+HEAD_FRAMES = 16
 MAX_MESSAGE_LINES = 40
 MAX_LINE = 16_384
 CONTEXT_LINES = 8
@@ -49,7 +55,20 @@ _JOURNAL_SHORT = re.compile(
 _SGLANG_PREFIX = re.compile(
     r"^\[(?P<ts>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)?)(?P<ranks>(?: [A-Z]{2,4}\d+)*)\] ?(?P<msg>.*)$"
 )
+# vLLM's logger: "LEVEL MM-DD HH:MM:SS[.ms] [file.py:line] msg" (after its process prefix,
+# "(EngineCore_DP0 pid=N) ", which _RAY strips); an engine core logs its traceback so.
+_VLLM_PREFIX = re.compile(
+    r"^(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? \[[\w.-]+:\d+\] ?(?P<msg>.*)$"
+)
 _JOURNAL_META = re.compile(r"^-- (?:Boot |No entries|Logs begin|Journal begins|Reboot)")
+# Container and orchestrator prefixes, stripped before the journal's and SGLang's own:
+# `docker compose logs` ("sglang-1  | ", "[sglang]     | "), `kubectl logs --prefix`
+# ("[pod/name/container] "), a Ray actor's ("(SGLangEngine pid=952, ip=10.0.0.1) ") and
+# `docker logs --timestamps` (RFC 3339 with nanoseconds and Z; journalctl writes an offset).
+_COMPOSE = re.compile(r"^(?P<name>\[?[A-Za-z0-9][\w.-]*\]?) +\| ?")
+_KUBECTL = re.compile(r"^\[pod/(?P<name>[^\]\s]+)\] ")
+_RAY = re.compile(r"^\((?P<name>[\w.-]+) pid=(?P<pid>\d+)(?:, ip=[\w.:]+)?\) ")
+_DOCKER_TS = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ")
 
 # -- traceback grammar ----------------------------------------------------------------------
 
@@ -61,6 +80,9 @@ _CARETS = re.compile(r"^\s*[\^~][\^~ ]*$")
 _REPEATED = re.compile(r"^\s*\[Previous line repeated \d+ more times?\]$")
 # Exception classes are CamelCase by convention: "sglang.service: Main process exited" is no exception.
 _EXC_LINE = re.compile(r"^(?P<type>(?:[A-Za-z_]\w*\.)*[A-Z]\w*)(?::(?: (?P<msg>.*))?)?$")
+# An exception line quoted alone (the traceback cut off above it, or never printed): only
+# types named like failures, so "Note: ..." or "Summary: ..." prose is not one.
+_ORPHAN = re.compile(r"^(?P<type>(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)): (?P<msg>\S.*)$")
 _CHAIN_CONTEXT = "During handling of the above exception, another exception occurred:"
 _CHAIN_CAUSE = "The above exception was the direct cause of the following exception:"
 
@@ -69,7 +91,11 @@ _CHAIN_CAUSE = "The above exception was the direct cause of the following except
 _SIGNALS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("argparse_error", re.compile(r"^(?:usage: )?(?P<prog>[\w .:/-]+): error: (?P<detail>.+)$")),
     ("oom", re.compile(r"(?:CUDA out of memory|torch\.OutOfMemoryError|OutOfMemoryError: CUDA)")),
-    ("cuda_error", re.compile(r"CUDA error: (?P<detail>.+)")),
+    # torch's NCCL watchdog (a collective never finished) and SGLang's own (a batch never did).
+    ("nccl_timeout", re.compile(r"Watchdog caught collective operation timeout|Watchdog thread terminated")),
+    ("sglang_watchdog", re.compile(r"Watchdog timeout \(self\.watchdog_timeout=")),
+    # flashinfer prints "CUDA Error:" with a capital E.
+    ("cuda_error", re.compile(r"CUDA [Ee]rror: (?P<detail>.+)")),
     ("nccl_warn", re.compile(r"NCCL WARN (?P<detail>.+)")),
     (
         "nccl_error",
@@ -80,12 +106,15 @@ _SIGNALS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("killed", re.compile(r"(?:^Killed$|status=9/KILL|exit status 137|Out of memory: Killed process|oom-kill)")),
     ("exit_status", re.compile(r"Main process exited, code=(?P<code>\w+), status=(?P<detail>\S+)")),
 )
+# All of them in one search: most lines that hint at a failure ("Error:") are none of these.
+_ANY_SIGNAL = re.compile("|".join(f"(?:{re.sub(r'[(][?]P<[a-z]+>', '(?:', p.pattern)})" for _, p in _SIGNALS))
 # One cheap search decides whether a line needs the detailed signal patterns at all.
 # Case-sensitive on purpose (an IGNORECASE alternation costs 13x more per line); every
 # alternative contains one of _INTERESTING's, so block mode never skips a failure line.
 _SIGNAL_HINT = re.compile(
     r"error:|Error:|ERROR:|out of memory|OutOfMemoryError|CUDA error|NCCL WARN|nccl[A-Z]|Errno 98"
     r"|already in use|Segmentation|SEGV|exit status|Killed|KILL|oom-kill|Main process exited|signal 11"
+    r"|Watchdog"
 )
 
 # A pipe to a dead child breaking says less than the wrapper that reports the death.
@@ -96,7 +125,9 @@ _QUIET_EXITS = frozenset({"SystemExit", "KeyboardInterrupt"})
 # "x.*y" is tried from every x of a line ("scheduler " x 1000: quadratic); from a line's
 # start, an atomic lazy prefix finds its first x only, which is the same question.
 _WRAPPER = re.compile(
-    r"scheduler died|Received sigquit|child process|^(?>.*?scheduler).*(?:dead|exited)|"
+    r"scheduler died|Received sigquit|child process|Engine core initialization failed|See root cause above|"
+    r"stack trace (?:above )?for (?:the )?root cause|"
+    r"^(?>.*?scheduler).*(?:dead|exited)|"
     r"^(?>.*?Rank \d+ ).*died|^(?>.*?detokenizer).*died|Exception in (?:ModelTpServer|run_scheduler_process)",
     re.IGNORECASE | re.MULTILINE,
 )
@@ -120,6 +151,8 @@ class Traceback:
     preceding: tuple[str, ...] = ()
     # What the first line of the traceback followed, e.g. "Scheduler hit an exception:".
     lead: str = ""
+    # Frames left out of the middle of a traceback deeper than MAX_FRAMES.
+    omitted_frames: int = 0
 
     @property
     def innermost(self) -> Frame | None:
@@ -185,6 +218,15 @@ class Journal:
     bytes: int
     tail: tuple[str, ...] = ()
     dropped_tracebacks: int = 0
+    # Lines longer than MAX_LINE, cut to it (see ``notes``).
+    cut_lines: int = 0
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """What the parser did to the text that a reader should know."""
+        if not self.cut_lines:
+            return ()
+        return (f"{self.cut_lines} journal line(s) longer than {MAX_LINE} characters were cut to {MAX_LINE}",)
 
     def root_cause(self) -> Traceback | None:
         return root_cause(self.tracebacks)
@@ -227,7 +269,11 @@ class _Open:
     order: int
     preceding: tuple[str, ...]
     last_line: int
-    frames: list[Frame] = field(default_factory=list)
+    frames: list[Frame] = field(default_factory=list)  # the outermost HEAD_FRAMES, then ...
+    inner: deque[Frame] | None = None  # ... the innermost (made when the head is full)
+    omitted: int = 0
+    expect_source: bool = False  # the last line was a frame: a flat paste's next line is its source
+    orphan: bool = False  # an exception line quoted alone: only indented lines continue it
     exc_type: str = ""
     message_lines: list[str] = field(default_factory=list)
     state: str = "frames"  # frames -> message -> blank -> chain:<kind>
@@ -252,8 +298,34 @@ class _Line:
     parts: tuple[str, ...] = ()  # a JSON MESSAGE holding several lines
 
 
+def _container(line: str) -> tuple[str, str]:
+    """(a key naming the container, the line without its prefix); ("", line) if none."""
+    first = line[:1]
+    if first.isdigit() and line[10:11] == "T":
+        stamped = _DOCKER_TS.match(line)
+        if stamped is not None:
+            line = line[stamped.end() :]
+            first = line[:1]
+    if first == "(":
+        ray = _RAY.match(line)
+        if ray is not None:
+            return f"ray:{ray.group('name')}[{ray.group('pid')}]", line[ray.end() :]
+    elif line.startswith("[pod/"):
+        pod = _KUBECTL.match(line)
+        if pod is not None:
+            return f"pod:{pod.group('name')}", line[pod.end() :]
+    elif "| " in line[:64]:
+        compose = _COMPOSE.match(line)
+        if compose is not None:
+            return f"svc:{compose.group('name').strip('[]')}", line[compose.end() :]
+    return "", line
+
+
 def _split(line: str) -> _Line | None:
-    """Strip the journal and SGLang prefixes; None for journal meta lines."""
+    """Strip the container, journal and SGLang prefixes; None for journal meta lines."""
+    owner, line = _container(line)
+    if owner:
+        return _sglang(owner, line)
     if line[:1] == "{" and line.endswith("}"):
         parsed = _json_entry(line)
         if parsed is not None:
@@ -275,6 +347,8 @@ def _sglang(pid_key: str, msg: str) -> _Line:
         prefixed = _SGLANG_PREFIX.match(msg)
         if prefixed is not None:
             return _Line(pid_key, prefixed.group("ranks").strip(), prefixed.group("msg"))
+    elif msg[:1] in "DIWEC" and (vllm := _VLLM_PREFIX.match(msg)):
+        return _Line(pid_key, None, vllm.group("msg"))
     return _Line(pid_key, None, msg)
 
 
@@ -282,7 +356,7 @@ def _sglang(pid_key: str, msg: str) -> _Line:
 # A case-sensitive superset of _SIGNAL_HINT, searched over whole blocks at C speed.
 _INTERESTING = re.compile(
     r"Traceback \(most recent call last\)|rror|RROR|emory|NCCL|nccl|Errno|in use|Segment|SEGV|exit status"
-    r"|Kill|KILL|oom-kill|exited|signal 11|\"MESSAGE\":\["
+    r"|Kill|KILL|oom-kill|exited|signal 11|\"MESSAGE\":\[|Exception|Watchdog|File \""
 )
 LOOKBACK_LINES = 2000
 STALE_LINES = 5000  # an open traceback that hears nothing for this long was cut off
@@ -309,6 +383,7 @@ class JournalParser:
         self._tracebacks: list[Traceback] = []
         self._signals: list[Signal] = []
         self._dropped = 0
+        self._cut_lines = 0
         self._order = 0
         self._lines = 0
         self._bytes = 0
@@ -326,6 +401,8 @@ class JournalParser:
         self._bytes += len(raw)
         line = raw.rstrip("\r\n")
         self._lines += 1
+        if len(line) > MAX_LINE:
+            self._cut_lines += 1
         self._process(line)
         self._recent.append(line[:MAX_LINE])
 
@@ -338,6 +415,8 @@ class JournalParser:
         if lines and lines[-1] == "":
             lines.pop()
         marks = _line_numbers(text, _INTERESTING)
+        if len(text) > MAX_LINE:  # a block shorter than the cap holds no line over it
+            self._cut_lines += sum(1 for line in lines if len(line) > MAX_LINE)
         self._block = lines
         n = len(lines)
         i = 0
@@ -388,6 +467,7 @@ class JournalParser:
             bytes=self._bytes,
             tail=tuple(list(self._recent)[-40:]),
             dropped_tracebacks=self._dropped,
+            cut_lines=self._cut_lines,
         )
 
     # per line --------------------------------------------------------------------------
@@ -487,11 +567,33 @@ class JournalParser:
             if self._traceback_line(key, stream, tb, body):
                 return
         start = body.find(_TB_START)
+        full = len(self._tracebacks) >= MAX_TRACEBACKS
         if start >= 0:
+            if full:  # it would be dropped when it ends: count it, read its lines as plain ones
+                self._dropped += 1
+                return
             self._start(key, stream, lead=body[:start].strip(), cause=None, chain="")
+            return
+        if full:
+            if _SIGNAL_HINT.search(body):
+                self._signal(stream, body)
+            return
+        if 'File "' in body[:16] and _FRAME.match(body):
+            # Frames with no header above them: a traceback cut at the top.
+            self._start(key, stream, lead="", cause=None, chain="")
+            self._line(key, stream, body)
             return
         if _SIGNAL_HINT.search(body):
             self._signal(stream, body)
+        if body[:1].isalpha() or body[:1] == "_":
+            orphan = _ORPHAN.match(body)
+            if orphan is not None:
+                self._start(key, stream, lead="", cause=None, chain="")
+                tb = stream.open
+                assert tb is not None
+                tb.exc_type, tb.message_lines = orphan.group("type"), [orphan.group("msg")]
+                tb.state, tb.orphan = "message", True
+                self._in_message[key] = None
 
     def _start(self, key: str, stream: _Stream, *, lead: str, cause: Traceback | None, chain: str) -> None:
         if len(self._open_keys) >= MAX_OPEN:
@@ -549,16 +651,24 @@ class JournalParser:
             frame = _FRAME.match(body)
             if frame is not None:
                 self._flush_source(tb)
-                if len(tb.frames) < MAX_FRAMES:
-                    tb.frames.append(Frame(frame.group("file"), int(frame.group("line")), frame.group("func")))
+                self._add_frame(tb, Frame(frame.group("file"), int(frame.group("line")), frame.group("func")))
+                tb.expect_source = True
+                return True
+            if body[:1] in ("^", "~", " ", "\t") and _CARETS.match(body):
                 return True
             if body.startswith("    ") or body.startswith("\t"):
-                if not _CARETS.match(body) and tb.frames and len(tb.pending_source) < 8:
+                if (tb.expect_source or tb.pending_source) and len(tb.pending_source) < 8:
                     tb.pending_source.append(body.strip())
                 return True
             if _REPEATED.match(body) or body.strip() == "...":
                 return True
             exc = _EXC_LINE.match(body.strip()) if not body.startswith(" ") else None
+            if exc is None and tb.expect_source and not body.startswith(" "):
+                # A flat paste (indentation lost): the line after a frame is its source.
+                tb.pending_source.append(body.strip())
+                tb.expect_source = False
+                return True
+            tb.expect_source = False
             self._flush_source(tb)
             if exc is None:
                 if body.startswith("  "):
@@ -574,7 +684,7 @@ class JournalParser:
                 self._signal(stream, body)
             return True
         if tb.state == "message":
-            if _TB_START in body:
+            if _TB_START in body or (tb.orphan and body[:1] not in (" ", "\t")):
                 self._finish(key, stream)
                 return False
             if len(tb.message_lines) < MAX_MESSAGE_LINES:
@@ -606,19 +716,38 @@ class JournalParser:
         return False
 
     @staticmethod
-    def _flush_source(tb: _Open) -> None:
-        if tb.pending_source and tb.frames:
-            last = tb.frames[-1]
-            tb.frames[-1] = Frame(last.file, last.line, last.function, " ".join(tb.pending_source))
-        tb.pending_source = []
+    def _add_frame(tb: _Open, frame: Frame) -> None:
+        """Keep the outermost HEAD_FRAMES and the innermost rest; the middle of a deeper one goes."""
+        if tb.inner is None:
+            if len(tb.frames) < HEAD_FRAMES:
+                tb.frames.append(frame)
+                return
+            tb.inner = deque(maxlen=MAX_FRAMES - HEAD_FRAMES)
+        if len(tb.inner) == tb.inner.maxlen:
+            tb.omitted += 1
+        tb.inner.append(frame)
 
-    def _build(self, tb: _Open, *, truncated: bool = False) -> Traceback:
+    @staticmethod
+    def _flush_source(tb: _Open) -> None:
+        # The source lines read since the last frame belong to that frame, the newest one,
+        # which is always kept (a frame evicted from the middle takes nothing with it).
+        if tb.pending_source:
+            pool = tb.inner if tb.inner else tb.frames
+            if pool:
+                last = pool[-1]
+                pool[-1] = Frame(last.file, last.line, last.function, " ".join(tb.pending_source))
+        tb.pending_source = []
+        tb.expect_source = False
+
+    def _build(self, tb: _Open, *, truncated: bool = False, stream: str = "") -> Traceback:
         self._flush_source(tb)
         message = "\n".join(tb.message_lines).strip()
         return Traceback(
             exc_type=tb.exc_type,
             message=message,
-            frames=tuple(tb.frames),
+            frames=(*tb.frames, *(tb.inner or ())),
+            omitted_frames=tb.omitted,
+            stream=stream,
             rank=tb.rank,
             order=tb.order,
             truncated=truncated or not tb.exc_type,
@@ -642,14 +771,13 @@ class JournalParser:
                 del self._open_of_pid[pid]
         if tb is None:
             return
-        built = replace(self._build(tb, truncated=truncated and tb.state == "frames"), stream=key)
-        if len(self._tracebacks) < MAX_TRACEBACKS:
-            self._tracebacks.append(built)
-        else:
-            self._dropped += 1
+        if len(self._tracebacks) >= MAX_TRACEBACKS:
+            self._dropped += 1  # nothing to keep: building it would be the whole cost of the line
+            return
+        self._tracebacks.append(self._build(tb, truncated=truncated and tb.state == "frames", stream=key))
 
     def _signal(self, stream: _Stream, body: str) -> None:
-        if len(self._signals) >= MAX_SIGNALS:
+        if len(self._signals) >= MAX_SIGNALS or not _ANY_SIGNAL.search(body):
             return
         for kind, pattern in _SIGNALS:
             if pattern.search(body):

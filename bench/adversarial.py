@@ -16,6 +16,9 @@ The shapes:
 * exception chains nested forever ("During handling of the above exception ...");
 * a journal of a new process per line (PID counting up), and one where each of them
   starts a traceback it never finishes (state per process, tracebacks left open);
+* journals dense with tracebacks: a ``Traceback`` header on every line, a whole short
+  traceback every four lines, an exception line quoted alone on every line, frames with no
+  header (each starts a traceback cut at the top), and a compose-prefixed journal;
 * lines crafted against the regexes of autofix/tracebacks.py and of the catalogue
   (strategies/*.yaml): near misses that make a backtracking regex try every split of a
   long line: carets with a bad last character, a frame whose function name holds a run
@@ -157,6 +160,29 @@ def many_tracebacks(size: int) -> bytes:
     return _numbered("May 25 19:34:29 h python[{n}]: Traceback (most recent call last):", size)
 
 
+def dense_headers(size: int) -> bytes:
+    return _lines("Traceback (most recent call last):", size)
+
+
+def dense_tracebacks(size: int) -> bytes:
+    return _repeat(TB + FRAME + "    raise ValueError(x)\nValueError: x\n", size)
+
+
+def orphan_lines(size: int) -> bytes:
+    return _lines("RuntimeError: x", size)
+
+
+def headless_frames(size: int) -> bytes:
+    return _lines(FRAME.rstrip("\n") + "\nKilled", size)
+
+
+def compose_prefixed(size: int) -> bytes:
+    """The normal journal behind docker compose's prefix."""
+    return "".join(f"sglang-1  | {line}\n" for line in normal(size).decode("utf-8", "replace").splitlines()).encode()[
+        :size
+    ]
+
+
 SHAPES: dict[str, Callable[[int], bytes]] = {
     "normal journal (baseline)": normal,
     "random bytes": random_bytes,
@@ -178,6 +204,11 @@ SHAPES: dict[str, Callable[[int], bytes]] = {
     "SGLang prefix near miss": sglang_prefix,
     "a new process per line": many_processes,
     "a new traceback per process": many_tracebacks,
+    "Traceback header per line": dense_headers,
+    "short traceback per 4 lines": dense_tracebacks,
+    "exception line alone per line": orphan_lines,
+    "frames without header": headless_frames,
+    "compose-prefixed journal": compose_prefixed,
 }
 
 

@@ -192,7 +192,7 @@ def main() -> int:
             watcher, polling = watching_cost(remote, ssh_args, args.load, args.watch)
             remote.close()
         finally:
-            sshd.stop(sessions=False)
+            sshd.close()
     print("the same simulated crash: CUDA OOM at graph capture after load (K2.6 TP8, mem-fraction-static 0.95)\n")
     print(f"{'watcher':<36} {'crash -> recorded':>18}  what it knew")
     for name, row in rows:

@@ -92,7 +92,7 @@ def _sim_runner(
 ) -> Runner:
     """A search on sim host ``slot`` (its own work dir and ports), cache off so each case
     is measured on its own; with ``probes``, the host's warm probe."""
-    target = replace(make_target("sim", config, sim_load_s=load_s), port_offset=100 * slot)
+    target = make_target("sim", config, sim_load_s=load_s, index=slot)
     preflight = probes.get(slot, host, target) if probes is not None else None
     return Runner(
         config,

@@ -6,9 +6,13 @@ HOME whose ~/.ssh holds them; sshd runs in the foreground (-D) as our child.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import shutil
+import signal
 import socket
 import subprocess
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +37,13 @@ class Sshd:
     known_hosts: Path
     home: Path  # a HOME whose ~/.ssh has the key, known_hosts and config
     process: subprocess.Popen[bytes] | None = None
+    host_tmp: Path | None = None  # its sessions' TMPDIR
+
+    def close(self) -> None:
+        """Stop it for good: the server, its sessions, and its sessions' temp dir."""
+        self.stop()
+        if self.host_tmp is not None:
+            shutil.rmtree(self.host_tmp, ignore_errors=True)
 
     @property
     def spec(self) -> str:
@@ -55,13 +66,39 @@ class Sshd:
 
     def stop(self, *, sessions: bool = True) -> None:
         """Stop the listener and (by default) every session it serves, as a restart of
-        the daemon with its connections dropped would."""
-        if self.process is not None:
-            self.process.terminate()
-            self.process.wait(timeout=10)
-            self.process = None
-        if sessions:
-            subprocess.run(["pkill", "-TERM", "-f", "^sshd: root@"], check=False)
+        the daemon with its connections dropped would. Only this server's sessions: other
+        sshds on the machine (other tests, other users) keep theirs."""
+        if self.process is None:
+            return
+        ours = _sessions(self.process.pid) if sessions else []
+        self.process.terminate()
+        self.process.wait(timeout=10)
+        self.process = None
+        for pid in ours:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGTERM)
+
+
+def _sessions(root: int) -> list[int]:
+    """The session processes below the listener ``root`` (``sshd: root@notty``,
+    ``sshd-session``), from /proc; what the sessions run is left to see its EOF."""
+    children: dict[int, list[int]] = {}
+    commands: dict[int, bytes] = {}
+    for name in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            stat = Path(f"/proc/{name}/stat").read_text()
+            commands[int(name)] = Path(f"/proc/{name}/cmdline").read_bytes()
+        except OSError:
+            continue
+        parent = int(stat.rsplit(")", 1)[1].split()[1])
+        children.setdefault(parent, []).append(int(name))
+    found, todo = [], [root]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            if commands.get(child, b"").startswith(b"sshd"):
+                found.append(child)
+                todo.append(child)
+    return found
 
 
 def _keygen(path: Path) -> str:
@@ -69,8 +106,9 @@ def _keygen(path: Path) -> str:
     return path.with_suffix(".pub").read_text().strip() if path.suffix else Path(f"{path}.pub").read_text().strip()
 
 
-def make_sshd(root: Path) -> Sshd:
-    """Keys, configs and a started sshd under ``root``."""
+def make_sshd(root: Path, *, sftp: bool = True) -> Sshd:
+    """Keys, configs and a started sshd under ``root``; ``sftp=False`` leaves the
+    ``Subsystem sftp`` line out, as hardened hosts do."""
     if not Path(SSHD).exists():
         raise RuntimeError("sshd is not installed (Debian's openssh-server)")
     port = _free_port()
@@ -83,6 +121,9 @@ def make_sshd(root: Path) -> Sshd:
     authorized = root / "authorized_keys"
     authorized.write_text(client_pub + "\n")
     authorized.chmod(0o600)
+    # Short, in /tmp: a sim host's forkserver puts an AF_UNIX socket under its TMPDIR, and
+    # socket paths have 108 bytes at most (pytest's temp paths can be longer than that).
+    host_tmp = Path(tempfile.mkdtemp(prefix="afx-sshd-", dir="/tmp"))
     config = root / "sshd_config"
     config.write_text(
         "\n".join(
@@ -97,8 +138,11 @@ def make_sshd(root: Path) -> Sshd:
                 "PermitRootLogin prohibit-password",
                 "StrictModes no",
                 "UsePAM no",
-                "Subsystem sftp internal-sftp",
+                *(["Subsystem sftp internal-sftp"] if sftp else []),
                 "LogLevel ERROR",
+                # Sessions get this server's own temp dir: the host work dir (and a sim
+                # host's lock) of one server's clients is theirs alone.
+                f"SetEnv TMPDIR={host_tmp}",
                 "",
             ]
         )
@@ -120,6 +164,6 @@ def make_sshd(root: Path) -> Sshd:
             ]
         )
     )
-    server = Sshd(root, port, config, host_pub, client_key, ssh_config, known_hosts, home)
+    server = Sshd(root, port, config, host_pub, client_key, ssh_config, known_hosts, home, host_tmp=host_tmp)
     server.start()
     return server

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -10,7 +12,7 @@ import pytest
 
 from bench.captures import argv_to_args, load_cases
 
-__all__ = ["CAPTURES", "DATA", "MODELS", "ROOT", "argv_to_args", "load_cases"]
+__all__ = ["CAPTURES", "DATA", "MODELS", "ROOT", "argv_to_args", "load_cases", "require"]
 
 DATA = Path(__file__).parent / "data"
 CAPTURES = DATA / "sglang-0.5.23"
@@ -18,17 +20,29 @@ MODELS = DATA / "models"
 ROOT = Path(__file__).parent.parent
 
 
+def require(binary: str, package: str, *, where: tuple[str, ...] = ()) -> str:
+    """A program a test starts or calls (a server, a verifier): its path. Missing, one
+    policy everywhere: the test is skipped with the reason here, and fails under CI=true,
+    where .ci/run installs it."""
+    found = next((p for p in where if Path(p).exists()), None) or shutil.which(binary)
+    if found:
+        return found
+    reason = f"{binary} is not installed (Debian's {package})"
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"{reason}: .ci/run installs it")
+    pytest.skip(reason)
+
+
 @pytest.fixture(scope="session")
 def sshd(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """A real OpenSSH server on 127.0.0.1 for the session (bench/sshd.py)."""
     from bench.sshd import make_sshd
 
-    try:
-        server = make_sshd(tmp_path_factory.mktemp("sshd"))
-    except RuntimeError as exc:
-        pytest.fail(f"{exc}: .ci/run installs Debian's openssh-server")
+    require("sshd", "openssh-server", where=("/usr/sbin/sshd",))
+    require("ssh-keygen", "openssh-client")
+    server = make_sshd(tmp_path_factory.mktemp("sshd"))
     yield server
-    server.stop(sessions=False)
+    server.close()
 
 
 @pytest.fixture(scope="session")
@@ -36,6 +50,9 @@ def postgres_url() -> Iterator[str]:
     """One throwaway PostgreSQL server for the session (tests/pg.py)."""
     from .pg import postgres_server
 
+    require(
+        "initdb", "postgresql", where=tuple(sorted(str(p) for p in Path("/usr/lib/postgresql").glob("*/bin/initdb")))
+    )
     with postgres_server() as url:
         yield url
 
@@ -56,3 +73,21 @@ def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
         conn.execute(sqlalchemy.text(f"CREATE DATABASE {name}"))
     engine.dispose()
     yield base.rsplit("/", 1)[0] + f"/{name}"
+
+
+@pytest.fixture(scope="session")
+def systemd_analyze() -> str:
+    """systemd's own verifier of unit files (Debian's systemd)."""
+    return require("systemd-analyze", "systemd")
+
+
+@pytest.fixture(scope="session")
+def chromium() -> str:
+    """A headless browser for the HTML graph (Debian's chromium)."""
+    return require("chromium", "chromium")
+
+
+@pytest.fixture(scope="session")
+def graphviz_dot() -> str:
+    """graphviz's dot, which draws the search graph (Debian's graphviz)."""
+    return require("dot", "graphviz")

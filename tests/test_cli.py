@@ -13,7 +13,7 @@ from .conftest import ROOT
 
 
 def autofix(*args: str, cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "COLUMNS": "200"}
+    env = {**os.environ, "COLUMNS": "200", "TMPDIR": str(cwd)}  # the test's own work dirs
     env.pop("AUTOFIX_DB", None)
     return subprocess.run(
         [sys.executable, "-m", "autofix.cli", *args],

@@ -62,13 +62,27 @@ def test_false_and_null_mean_absent_and_lists_take_several_values() -> None:
     assert cfg.base.argv() == ["--c", "--return-aux-hidden-state-layer-ids", "2", "16", "29"]
 
 
+def test_flag_spellings_of_the_users_command_are_kept() -> None:
+    """A base takes the flags as the user's command spelled them, so the repair can fix
+    them: underscores, capitals, extra or split dashes, glued flags reach argv as typed."""
+    cfg = parse_base(
+        "launch:\n  args:\n    reasoning_parser: kimi_k2\n    ---page-size: 16\n    '- -trust-remote-code': true\n"
+        "    Enable-Metrics: true\n    tp-size--ep-size: true\n    --tp: 8\n"
+    )
+    assert cfg.base.argv() == [
+        "--reasoning_parser", "kimi_k2", "---page-size", "16", "-", "-trust-remote-code",
+        "--Enable-Metrics", "--tp-size--ep-size", "--tp", "8",
+    ]  # fmt: skip
+
+
 @pytest.mark.parametrize(
     ("text", "key", "words"),
     [
         ("launch:\n  args: {m: 1}\nhots: sim\n", "hots", "did you mean host"),
         ("launch:\n  args: {m: 1}\n  pyhton: /x\n", "launch.pyhton", "did you mean launch.python"),
-        ("launch:\n  args:\n    'bad;rm': 1\n", "launch.args.bad;rm", "[a-z0-9-]+"),
-        ("launch:\n  args:\n    --tp: 8\n", "launch.args.--tp", "without the leading"),
+        ("launch:\n  args:\n    'bad;rm': 1\n", "launch.args.bad;rm", "letters, digits"),
+        ("launch:\n  args:\n    tp=8: true\n", "launch.args.tp=8", "not 'flag=value'"),
+        ("launch:\n  args:\n    'a b c': 1\n", "launch.args.a b c", "no spaces"),
         ('launch:\n  args:\n    x: "a\\nb"\n', "launch.args.x", "one line"),
         ("launch:\n  args:\n    x: --evil\n", "launch.args.x", "read as a flag"),
         ("launch:\n  args: {m: 1}\n  env: {'1BAD': x}\n", "launch.env.1BAD", "environment names"),

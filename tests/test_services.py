@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -128,3 +129,96 @@ def test_missing_interpreter_is_a_host_error(tmp_path: Path) -> None:
     target = Target("sglang", "/nonexistent/python", "sglang.launch_server")
     with pytest.raises(HostError, match="could not start"):
         pm.start("t3", Candidate.build({}), target, None)
+
+
+def test_stop_never_signals_a_process_that_took_a_dead_candidates_pid(tmp_path: Path) -> None:
+    """The candidate died and its pid went to an unrelated process (here: its identity
+    file is pointed at one, as a reused pid would be): stop leaves that process alone,
+    with or without the exit record; status says the candidate is not running."""
+    import subprocess
+
+    target = script_target(tmp_path, "import sys; sys.exit(0)\n")
+    host = LocalHost(workdir=str(tmp_path / "work"))
+    pm = ProcessManager(host, sys.executable)
+    handle = pm.start("t-reused", Candidate.build({}), target, None)
+    wait_exit(pm, handle)
+    bystander = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        identity = Path(handle.directory) / "identity.json"
+        record = json.loads(identity.read_text())
+        record.update(pid=bystander.pid, supervisor=bystander.pid)  # the same pids, other processes
+        identity.write_text(json.dumps(record))
+        for with_exit_record in (True, False):
+            if not with_exit_record:
+                (Path(handle.directory) / "exit.json").unlink()
+                assert pm.state(handle, deep=True).gone  # not "running": the pid is not the candidate
+            pm.stop(handle, grace=1)
+            time.sleep(0.2)
+            assert bystander.poll() is None and alive(bystander.pid)
+    finally:
+        bystander.kill()
+        bystander.wait()
+
+
+def test_a_start_retried_after_a_lost_answer_starts_nothing_more(tmp_path: Path) -> None:
+    """The supervisor's start run again for the same directory (the first answer was lost
+    with the connection) reports the candidate it started, and starts no second one."""
+    target = script_target(tmp_path, "import time; time.sleep(60)\n")
+    host = LocalHost(workdir=str(tmp_path / "work"))
+    pm = ProcessManager(host, sys.executable)
+    candidate = Candidate.build({})
+    first = pm.start("t-again", candidate, target, None)
+    again = pm.start("t-again", candidate, target, None)
+    try:
+        assert again.pid == first.pid
+        leaders = [p for p in Path("/proc").iterdir() if p.name.isdigit() and _runs(p, "-m\0fake_server")]
+        assert len(leaders) == 1
+    finally:
+        pm.stop(first, grace=2)
+    assert not alive(int(first.pid or 0))
+
+
+def _runs(proc: Path, needle: str) -> bool:
+    """Whether the live process ``proc`` (a /proc entry) runs ``needle``."""
+    try:
+        command = (proc / "cmdline").read_bytes()
+        return needle.encode() in command and b"supervise" not in command and alive(int(proc.name))
+    except OSError:
+        return False
+
+
+def test_who_listens_names_the_candidate_and_strangers(tmp_path: Path) -> None:
+    """On the candidate's port: the candidate itself is ours; a server of this test
+    process is named by pid and command, and is not ours."""
+    import socket
+
+    target = script_target(
+        tmp_path,
+        "import os, socket, time\n"
+        "s = socket.socket(); s.bind(('127.0.0.1', int(os.environ['PORT']))); s.listen()\n"
+        "open(os.environ['READY'], 'w').write('ok')\n"
+        "time.sleep(60)\n",
+    )
+    host = LocalHost(workdir=str(tmp_path / "work"))
+    pm = ProcessManager(host, sys.executable)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    ready = tmp_path / "ready"
+    handle = pm.start("t-listen", Candidate.build({}, {"PORT": str(port), "READY": str(ready)}), target, None)
+    try:
+        deadline = time.monotonic() + 10
+        while not ready.exists():
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        (ours,) = pm.listeners(port, handle)
+        assert ours.ours and ours.pid == handle.pid
+        assert pm.listeners(port, None)[0].ours is False  # before a launch nothing is ours
+    finally:
+        pm.stop(handle, grace=2)
+    with socket.socket() as stranger:
+        stranger.bind(("127.0.0.1", port))
+        stranger.listen()
+        (held,) = pm.listeners(port, handle)
+        assert not held.ours and held.pid == os.getpid()
+        assert f"pid {held.pid}" in held.describe()

@@ -8,7 +8,19 @@ from pathlib import Path
 import pytest
 
 from autofix.errors import StoreError, UnknownRecord
-from autofix.model import AttemptState, Candidate, Edit, EditOp, Failure, Frame, Gate, GateVerdict, Move, RunStatus
+from autofix.model import (
+    AttemptState,
+    Candidate,
+    Edit,
+    EditOp,
+    Failure,
+    Frame,
+    Gate,
+    GatePlan,
+    GateVerdict,
+    Move,
+    RunStatus,
+)
 from autofix.store import open_store
 
 
@@ -108,7 +120,15 @@ def test_committed_database_of_every_earlier_revision_upgrades(tmp_path: Path) -
         assert attempts[0].failure is not None and attempts[0].failure.class_id == "spec-eagle-params-incomplete"
         store.set_service(attempts[1].id, {"name": "u"})  # a column of the newest revision
         version = sqlite3.connect(copy).execute("select version_num from alembic_version").fetchone()[0]
-        assert version == "0002"
+        assert version == "0003"
+        # A pass recorded before plans were kept answers no search, not even a preflight-only one.
+        key, version_of = (
+            sqlite3.connect(copy)
+            .execute("select candidate_key, target_version from attempts where state = 'passed'")
+            .fetchone()
+        )
+        preflight = GatePlan(((Gate.PREFLIGHT, (("timeout", 120.0),)),))
+        assert store.cached(key, run.host, version_of, preflight) is None
 
 
 def test_secret_values_in_the_base_text_are_redacted() -> None:
@@ -128,17 +148,44 @@ def test_secret_values_in_the_base_text_are_redacted() -> None:
 
 
 def test_cache_finds_the_latest_judged_attempt_of_a_candidate(store_url: str) -> None:
-    """Same candidate, host and target version: the latest passed/failed attempt, any run."""
+    """Same candidate, host, target version and gates: the latest passed/failed attempt, any run."""
     store = open_store(store_url)
     c = Candidate.build({"m": 1})
+    plan = GatePlan(((Gate.PREFLIGHT, (("timeout", 120.0),)),))
     for state in (AttemptState.FAILED, AttemptState.INTERRUPTED):
         run = store.create_run(name="n", base_path="b", base_text="", host="sim", target="sim")
-        a = store.begin_attempt(run.id, c, parent_id=None, move=None, host="sim", target_version="0.5.23")
-        store.finish_attempt(a.id, state=state, verdicts=[], failure=None)
-    hit = store.cached(c.key, "sim", "0.5.23")
-    assert hit is not None and hit.state is AttemptState.FAILED
-    assert store.cached(c.key, "other-host", "0.5.23") is None
-    assert store.cached(c.key, "sim", "0.6.0") is None
+        a = store.begin_attempt(run.id, c, parent_id=None, move=None, host="sim", target_version="0.5.23", plan=plan)
+        verdicts = [GateVerdict(Gate.PREFLIGHT, False, 0.1, "AssertionError")]
+        store.finish_attempt(a.id, state=state, verdicts=verdicts, failure=None)
+    hit = store.cached(c.key, "sim", "0.5.23", plan)
+    assert hit is not None and hit.state is AttemptState.FAILED and hit.plan == plan
+    assert store.cached(c.key, "other-host", "0.5.23", plan) is None
+    assert store.cached(c.key, "sim", "0.6.0", plan) is None
+
+
+def test_cache_reuses_a_pass_only_for_the_gates_it_ran(store_url: str) -> None:
+    """A preflight-only pass answers a preflight-only search, never one that launches;
+    a full pass answers a search that asks for fewer gates; a record without a plan
+    (written before plans were kept) answers nothing."""
+    store = open_store(store_url)
+    c = Candidate.build({"m": 1})
+    preflight = GatePlan(((Gate.PREFLIGHT, (("timeout", 120.0),)),))
+    full = GatePlan((*preflight.runs, (Gate.START, (("settle", 20.0),)), (Gate.READY, (("timeout", 900.0),))))
+    run = store.create_run(name="n", base_path="b", base_text="", host="sim", target="sim")
+    a = store.begin_attempt(run.id, c, parent_id=None, move=None, host="sim", target_version="v", plan=preflight)
+    store.finish_attempt(
+        a.id, state=AttemptState.PASSED, verdicts=[GateVerdict(Gate.PREFLIGHT, True, 0.1)], failure=None
+    )
+    assert store.cached(c.key, "sim", "v", full) is None
+    assert store.cached(c.key, "sim", "v", preflight) is not None
+    b = store.begin_attempt(run.id, c, parent_id=None, move=None, host="sim", target_version="v", plan=full)
+    store.finish_attempt(b.id, state=AttemptState.PASSED, verdicts=[], failure=None)
+    hit = store.cached(c.key, "sim", "v", full)
+    assert hit is not None and hit.id == b.id
+    old = Candidate.build({"m": 2})
+    x = store.begin_attempt(run.id, old, parent_id=None, move=None, host="sim", target_version="v")
+    store.finish_attempt(x.id, state=AttemptState.PASSED, verdicts=[], failure=None)
+    assert store.cached(old.key, "sim", "v", preflight) is None
 
 
 def test_interrupt_running_reopen_and_services(store_url: str) -> None:

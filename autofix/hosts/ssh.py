@@ -30,7 +30,15 @@ from typing import TypeVar
 
 import fabric
 import paramiko
-from tenacity import RetryError, Retrying, retry_if_exception, stop_after_attempt, stop_after_delay, wait_exponential
+from tenacity import (
+    RetryCallState,
+    RetryError,
+    Retrying,
+    retry_if_exception,
+    stop_after_attempt,
+    stop_after_delay,
+    wait_exponential,
+)
 
 from ..errors import HostError, HostLost, HostUnreachable
 from .base import CommandResult
@@ -51,11 +59,24 @@ FATAL: tuple[type[BaseException], ...] = (
 )
 
 
+# File transfer over a plain shell session (hosts without sftp): $1 the path, $2 the mode
+# (put) or the 1-based start byte (read), $3 how many bytes at most (read; empty: all).
+_SHELL_PUT = 'mkdir -p -- "$(dirname -- "$1")" && cat > "$1.tmp$$" && chmod "$2" "$1.tmp$$" && mv -f -- "$1.tmp$$" "$1"'
+_SHELL_READ = (
+    '[ -e "$1" ] || exit 0; if [ -n "$3" ]; then tail -c +"$2" -- "$1" | head -c "$3"; else tail -c +"$2" -- "$1"; fi'
+)
+
+
 class HostKeyRefused(HostUnreachable):
     """The host's key is unknown or changed; autofix does not trust it silently."""
 
 
 def _is_transport_fault(exc: BaseException) -> bool:
+    # A name the resolver does not give an address for is not retried: "unknown" needs no
+    # second ask, and "temporary failure" (no resolver reachable) is, in practice, a
+    # sandbox or a network with no DNS at all, not a blip that a minute of retries cures.
+    if isinstance(exc, socket.gaierror):
+        return False
     return isinstance(exc, TRANSPORT_FAULTS) and not isinstance(exc, FATAL) and not isinstance(exc, HostKeyRefused)
 
 
@@ -179,9 +200,12 @@ class SshHost:
         connect_timeout: float = 10.0,
         retry_seconds: float = 60.0,
         workdir: str | None = None,
+        on_retry: Callable[[str], None] | None = None,
     ) -> None:
         self.name = spec
         self.retry_seconds = retry_seconds
+        # Told before each wait between tries, so a retrying connection is never silent.
+        self.on_retry = on_retry
         user, host, port = parse_spec(spec)
         # fabric reads ~/.ssh/config (and /etc/ssh/ssh_config), or the file given.
         config = fabric.Config(runtime_ssh_path=ssh_config) if ssh_config else fabric.Config()
@@ -190,6 +214,7 @@ class SshHost:
         self.user = self.conn.user
         self.address = str(self.conn.ssh_config.get("hostname", self.conn.host))
         self._sftp: paramiko.SFTPClient | None = None
+        self._shell_files = False  # set when the host serves no sftp subsystem
         self._lock = threading.Lock()
         self._connect()
         self.boot_id = self._boot_id()
@@ -220,11 +245,21 @@ class SshHost:
             raise HostUnreachable(str(exc)) from exc
 
     def _retrying(self, fn: Callable[[], T], *, what: str) -> T:
+        tries = 12
+
+        def tell(state: RetryCallState) -> None:
+            if self.on_retry is None or state.outcome is None:
+                return
+            cause = state.outcome.exception()
+            doing = f"connecting to {self.name}" if what == "connect" else f"{what} on {self.name}"
+            self.on_retry(f"{doing}, try {state.attempt_number + 1}/{tries} ({type(cause).__name__}: {cause})")
+
         try:
             for attempt in Retrying(
                 retry=retry_if_exception(_is_transport_fault),
                 wait=wait_exponential(multiplier=0.5, max=8),
-                stop=stop_after_delay(self.retry_seconds) | stop_after_attempt(12),
+                stop=stop_after_delay(self.retry_seconds) | stop_after_attempt(tries),
+                before_sleep=tell,
                 reraise=False,
             ):
                 with attempt:
@@ -241,6 +276,8 @@ class SshHost:
             ) from exc
         except paramiko.AuthenticationException as exc:
             raise HostUnreachable(f"{self.name}: authentication failed: {exc}") from exc
+        except socket.gaierror as exc:
+            raise HostUnreachable(f"{self.name}: the host name does not resolve ({exc.strerror})") from exc
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _reopen(self) -> None:
@@ -270,6 +307,42 @@ class SshHost:
         prefix = ["env", *(f"{k}={v}" for k, v in env.items())] if env else []
         return shlex.join([*prefix, *argv])
 
+    def _exec(self, command: str, input: bytes | None, timeout: float | None, what: str) -> tuple[int, bytes, bytes]:
+        """One command on a fresh session channel of the kept connection: its exit status,
+        stdout and stderr as bytes. No retry here; callers wrap it in ``_retrying``."""
+        transport = self.conn.client.get_transport()
+        if transport is None or not transport.is_active():
+            raise EOFError("no SSH transport")
+        channel = transport.open_session(timeout=30)
+        try:
+            channel.settimeout(timeout)
+            channel.exec_command(command)
+            if input:
+                channel.sendall(input)
+            channel.shutdown_write()
+            out, err = io.BytesIO(), io.BytesIO()
+            deadline = None if timeout is None else time.monotonic() + timeout
+            while True:
+                if channel.recv_ready():
+                    out.write(channel.recv(65536))
+                elif channel.recv_stderr_ready():
+                    err.write(channel.recv_stderr(65536))
+                elif channel.exit_status_ready():
+                    while channel.recv_ready():
+                        out.write(channel.recv(65536))
+                    while channel.recv_stderr_ready():
+                        err.write(channel.recv_stderr(65536))
+                    break
+                elif channel.closed:
+                    raise EOFError("the SSH session closed before the command ended")
+                else:
+                    if deadline is not None and time.monotonic() > deadline:
+                        raise HostError(f"{self.name}: {what} did not finish within {timeout} s")
+                    time.sleep(0.005)
+            return channel.recv_exit_status(), out.getvalue(), err.getvalue()
+        finally:
+            channel.close()
+
     def run(
         self,
         argv: Sequence[str],
@@ -281,43 +354,9 @@ class SshHost:
         command = self._command(argv, env)
 
         def once() -> CommandResult:
-            transport = self.conn.client.get_transport()
-            if transport is None or not transport.is_active():
-                raise EOFError("no SSH transport")
-            channel = transport.open_session(timeout=30)
-            try:
-                channel.settimeout(timeout)
-                channel.exec_command(command)
-                if input:
-                    channel.sendall(input)
-                channel.shutdown_write()
-                out, err = io.BytesIO(), io.BytesIO()
-                deadline = None if timeout is None else time.monotonic() + timeout
-                while True:
-                    if channel.recv_ready():
-                        out.write(channel.recv(65536))
-                    elif channel.recv_stderr_ready():
-                        err.write(channel.recv_stderr(65536))
-                    elif channel.exit_status_ready():
-                        while channel.recv_ready():
-                            out.write(channel.recv(65536))
-                        while channel.recv_stderr_ready():
-                            err.write(channel.recv_stderr(65536))
-                        break
-                    elif channel.closed:
-                        raise EOFError("the SSH session closed before the command ended")
-                    else:
-                        if deadline is not None and time.monotonic() > deadline:
-                            raise HostError(f"{self.name}: {argv[0]} did not finish within {timeout} s")
-                        time.sleep(0.005)
-                code = channel.recv_exit_status()
-            finally:
-                channel.close()
+            code, out, err = self._exec(command, input, timeout, argv[0])
             return CommandResult(
-                tuple(argv),
-                code,
-                out.getvalue().decode("utf-8", errors="replace"),
-                err.getvalue().decode("utf-8", errors="replace"),
+                tuple(argv), code, out.decode("utf-8", errors="replace"), err.decode("utf-8", errors="replace")
             )
 
         with self._lock:
@@ -338,14 +377,28 @@ class SshHost:
             return self._retrying(once, what=f"starting {argv[0]}")
 
     # --- files --------------------------------------------------------------------------
-    def _sftp_client(self) -> paramiko.SFTPClient:
+    # Over sftp where the host serves it; over the shell channel where it does not (a
+    # hardened sshd_config without a ``Subsystem sftp`` line): autofix needs only a shell.
+    def _sftp_client(self) -> paramiko.SFTPClient | None:
+        if self._shell_files:
+            return None
         if self._sftp is None or self._sftp.get_channel() is None or self._sftp.get_channel().closed:
-            self._sftp = self.conn.client.open_sftp()
+            try:
+                self._sftp = self.conn.client.open_sftp()
+            except paramiko.SSHException:
+                transport = self.conn.client.get_transport()
+                if transport is None or not transport.is_active():
+                    raise  # the connection dropped: a transport fault, retried
+                self._shell_files = True  # the session was refused: no sftp subsystem
+                return None
         return self._sftp
 
     def put(self, path: str, data: bytes, *, mode: int = 0o644) -> None:
         def once() -> None:
             sftp = self._sftp_client()
+            if sftp is None:
+                self._shell_put(path, data, mode)
+                return
             _makedirs(sftp, posixpath.dirname(path))
             tmp = f"{path}.tmp{os.getpid()}"
             with sftp.open(tmp, "wb") as fh:
@@ -359,6 +412,8 @@ class SshHost:
     def read(self, path: str, *, offset: int = 0, limit: int | None = None) -> bytes:
         def once() -> bytes:
             sftp = self._sftp_client()
+            if sftp is None:
+                return self._shell_read(path, offset, limit)
             try:
                 with sftp.open(path, "rb") as fh:
                     fh.seek(offset)
@@ -372,6 +427,26 @@ class SshHost:
 
         with self._lock:
             return self._retrying(once, what=f"reading {path}")
+
+    def _shell_put(self, path: str, data: bytes, mode: int) -> None:
+        """The file's bytes on the command's stdin, written beside it and renamed into place
+        (a reader never sees half a file); the path and mode travel as arguments, quoted."""
+        script = (
+            'mkdir -p -- "$(dirname -- "$1")" && cat > "$1.tmp$$" && chmod "$2" "$1.tmp$$" && mv -f -- "$1.tmp$$" "$1"'
+        )
+        command = shlex.join(["sh", "-c", script, "sh", path, f"{mode:o}"])
+        code, _, err = self._exec(command, data, 120, "sh")
+        if code != 0:
+            raise HostError(f"{self.name}: cannot write {path}: {err.decode(errors='replace').strip()[-200:]}")
+
+    def _shell_read(self, path: str, offset: int, limit: int | None) -> bytes:
+        """``tail -c +N | head -c L`` on the host: bytes from ``offset``; none for a missing file."""
+        count = "" if limit is None else str(limit)
+        command = shlex.join(["sh", "-c", _SHELL_READ, "sh", path, str(offset + 1), count])
+        code, out, err = self._exec(command, None, 120, "sh")
+        if code != 0:
+            raise HostError(f"{self.name}: cannot read {path}: {err.decode(errors='replace').strip()[-200:]}")
+        return out
 
     def http_address(self, bind: str) -> str:
         if bind in ("", "0.0.0.0", "::", "[::]", "127.0.0.1", "localhost"):

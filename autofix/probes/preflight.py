@@ -7,7 +7,9 @@ Protocol (one JSON object per line, both ways; protocol lines go to the ORIGINAL
 everything SGLang prints is moved to stderr so it cannot corrupt them):
 
     -> hello   {"event": "ready", "version": "0.5.23", "simulated": false, "import_s": 11.2,
-                "python": "3.11.7", "steps": ["prepare_server_args", "resolve_once", ...]}
+                "python": "3.11.7", "steps": ["prepare_server_args", "resolve_once", ...],
+                "parser": {"flags": {name: {kind, type, choices, default, deprecated}},
+                           "aliases": {other spelling: name}}}
                or {"event": "error", "kind": "no_sglang", "output": "<traceback>"} and exit 3
     <- request {"id": "a1", "argv": ["--model-path", ...], "timeout": 120}
     -> answer  {"id": "a1", "ok": true|false, "status": "ok|failed|timeout|crashed",
@@ -66,6 +68,73 @@ def _steps(server_args_cls: type) -> list[str]:
     if hasattr(server_args_cls, "check_server_args"):
         steps.append("check_server_args")
     return steps
+
+
+def _action_kind(action: Any) -> str:
+    """bool (a bare flag that sets True), bool_false, list (several values) or value."""
+    import argparse
+
+    nargs = action.nargs
+    if isinstance(action, argparse.BooleanOptionalAction) or (nargs == 0 and action.const is True):
+        return "bool"
+    if nargs == 0 and action.const is False:
+        return "bool_false"
+    if nargs == 0:
+        return "bool"
+    if nargs in ("*", "+") or (isinstance(nargs, int) and nargs > 1):
+        return "list"
+    return "value"
+
+
+def _parser_facts(server_args_cls: type) -> dict[str, Any]:
+    """What the installed parser says about each flag: kind, type, choices, default,
+    other spellings, and the deprecation the help or the action names (any version:
+    every release builds its parser with ServerArgs.add_cli_args)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="sglang serve", add_help=False)
+    server_args_cls.add_cli_args(parser)  # type: ignore[attr-defined]
+    if dataclasses.is_dataclass(server_args_cls):
+        fields = {f.name for f in dataclasses.fields(server_args_cls)}
+    else:
+        fields = set(
+            getattr(server_args_cls, "__struct_fields__", ()) or getattr(server_args_cls, "__annotations__", {})
+        )
+    flags: dict[str, Any] = {}
+    aliases: dict[str, str] = {}
+    for action in parser._actions:
+        longs = [s[2:] for s in action.option_strings if s.startswith("--")]
+        if not longs:
+            continue
+        # The spelling named after the record's field (tp-size, not tensor-parallel-size).
+        own = str(action.dest).replace("_", "-")
+        named = [n for n in longs if n.replace("-", "_") in fields]
+        name = named[0] if named else own if own in longs else longs[0]
+        info: dict[str, Any] = {"kind": _action_kind(action)}
+        kind_of = getattr(action.type, "__name__", None)
+        if kind_of:
+            info["type"] = kind_of
+        if action.choices is not None:
+            try:
+                info["choices"] = [_jsonable(c) for c in action.choices]
+            except TypeError:
+                pass
+        if action.default is not None and action.default is not argparse.SUPPRESS:
+            info["default"] = _jsonable(action.default)
+        help_text = str(action.help or "")
+        new_flag = getattr(action, "new_flag", None)
+        if "deprecat" in help_text.lower() or "Deprecated" in type(action).__name__:
+            info["deprecated"] = str(new_flag) if new_flag else help_text[:200]
+        if name in flags:  # two actions for one name (a deprecated alias registered twice)
+            continue
+        flags[name] = info
+        for other in longs:
+            if other != name:
+                if isinstance(action, argparse.BooleanOptionalAction) and other.startswith("no-"):
+                    flags.setdefault(other, {"kind": "bool", "negates": name})
+                else:
+                    aliases[other] = name
+    return {"flags": flags, "aliases": aliases}
 
 
 def _snapshot(obj: Any, names: list[str]) -> dict[str, Any]:
@@ -273,6 +342,10 @@ def main() -> int:
         _emit({"event": "error", "kind": "no_sglang", "python": sys.executable, "output": traceback.format_exc()})
         return 3
     warm_s = _warm_imports()
+    try:
+        parser = _parser_facts(server_args_module.ServerArgs)
+    except Exception:
+        parser = {"error": traceback.format_exc(limit=3)[-500:]}
     _emit(
         {
             "event": "ready",
@@ -282,6 +355,7 @@ def main() -> int:
             "import_s": round(time.monotonic() - started, 3),
             "python": "%d.%d.%d" % sys.version_info[:3],
             "steps": _steps(server_args_module.ServerArgs),
+            "parser": parser,
         }
     )
     for line in sys.stdin:

@@ -1,28 +1,43 @@
 """autofix process supervisor: runs one candidate on a host without systemd.
 
-Copied to the host and run with its Python; standard library only. It gives a plain
-process what systemd gives a unit, so the process service manager has the same
-semantics: a session and process group of its own (stop kills the whole group, ranks
-included), stdout+stderr appended to one log file, and the exit status recorded when
-the main process ends (a plain background process would lose it), after which stray
-processes of the group are killed as systemd's KillMode=control-group would.
+Copied to the host (with _proc.py beside it) and run with its Python; standard library
+only. It gives a plain process what systemd gives a unit, so the process service manager
+has the same semantics: a session and process group of its own, stdout+stderr appended
+to one log file, and the exit status recorded when the main process ends (a plain
+background process would lose it), after which stray processes of the candidate are
+killed as systemd's KillMode=control-group would.
+
+A candidate is known by its identity, never by a pid alone: the pid with its start time
+(identity.json) and the token AUTOFIX_CANDIDATE=<DIR's name> in the environment of every
+process it starts. Stop signals only processes that prove to be the candidate, so a pid
+the kernel handed to an unrelated process after the candidate died is left alone.
 
     supervise.py start DIR -- ARGV...   env from DIR/env.json {"env": {...}, "cwd": ...}
-                                        prints {"pid": N, "pgid": N} once ARGV is exec'd
+                                        prints {"pid": N, "pgid": N} once ARGV is exec'd;
+                                        run again for the same DIR (a retried start whose
+                                        answer was lost) it starts nothing and prints the
+                                        same pid with "again": true
     supervise.py status DIR             prints {"state": "running|exited|gone", ...}
-    supervise.py stop DIR [GRACE]       SIGTERM the group, SIGKILL after GRACE s
+    supervise.py stop DIR [GRACE]       SIGTERM the candidate, SIGKILL after GRACE s
+    supervise.py listeners PORT [TOKEN] prints who listens on PORT, and whether it is TOKEN
 
-Files in DIR: log, pid, supervisor.pid, exit.json.
+Files in DIR: log, pid, supervisor.pid, identity.json, exit.json, start.lock.
 """
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import signal
 import sys
 import time
 from typing import Any
+
+try:
+    from . import _proc
+except ImportError:  # run as a script on the host: _proc.py lies beside this file
+    import _proc  # type: ignore[import-not-found,no-redef]
 
 
 def _write(path: str, text: str) -> None:
@@ -32,38 +47,58 @@ def _write(path: str, text: str) -> None:
     os.replace(tmp, path)
 
 
-def _read_int(path: str) -> int | None:
+def _read_json(path: str) -> dict[str, Any] | None:
     try:
         with open(path) as fh:
-            return int(fh.read().strip() or 0) or None
+            data = json.load(fh)
     except (OSError, ValueError):
         return None
+    return data if isinstance(data, dict) else None
 
 
-def _alive(pid: int | None) -> bool:
-    if not pid:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+def _token(directory: str) -> str:
+    return os.path.basename(os.path.normpath(directory))
+
+
+def _identity(directory: str) -> dict[str, Any] | None:
+    return _read_json(os.path.join(directory, "identity.json"))
+
+
+def _candidate_alive(directory: str) -> bool:
+    """The candidate's leader is the very process that was started (pid and start time)."""
+    ident = _identity(directory) or {}
+    return _proc.same_process(ident.get("pid"), ident.get("started"))
+
+
+def _supervisor_alive(directory: str) -> bool:
+    ident = _identity(directory) or {}
+    return _proc.same_process(ident.get("supervisor"), ident.get("supervisor_started"))
 
 
 def start(directory: str, argv: list[str]) -> int:
+    os.makedirs(directory, exist_ok=True)
+    with open(os.path.join(directory, "start.lock"), "a") as guard:
+        # One start per DIR, even when a start is retried while the first still runs.
+        fcntl.flock(guard, fcntl.LOCK_EX)
+        ident = _identity(directory)
+        if ident is not None:
+            report = {"pid": ident["pid"], "pgid": ident["pid"], "again": True}
+            sys.stdout.write(json.dumps(report) + "\n")
+            return 0
+        return _start_new(directory, argv, guard.fileno())
+
+
+def _start_new(directory: str, argv: list[str], guard: int) -> int:
+    """Fork the supervisor, which forks and execs the candidate. ``guard`` is the start
+    lock's descriptor: the supervisor lets go of it once the candidate's identity is on
+    disk (a flock lasts while any process holds the descriptor)."""
     with open(os.path.join(directory, "env.json")) as fh:
         spec = json.load(fh)
-    for stale in ("exit.json", "pid", "supervisor.pid"):
-        try:
-            os.unlink(os.path.join(directory, stale))
-        except FileNotFoundError:
-            pass
     env = dict(os.environ)
     env.update({str(k): str(v) for k, v in spec.get("env", {}).items()})
     for name in spec.get("unset", []):
         env.pop(name, None)
+    env[_proc.TOKEN_VAR] = _token(directory)
     cwd = spec.get("cwd") or directory
     log_path = os.path.join(directory, "log")
     report_r, report_w = os.pipe()
@@ -104,6 +139,14 @@ def start(directory: str, argv: list[str]) -> int:
     os.close(exec_w)
     failure = os.read(exec_r, 4096).decode()
     os.close(exec_r)
+    identity = {
+        "pid": child,
+        "started": _proc.start_time(child),
+        "supervisor": os.getpid(),
+        "supervisor_started": _proc.start_time(os.getpid()),
+        "token": _token(directory),
+    }
+    _write(os.path.join(directory, "identity.json"), json.dumps(identity))
     _write(os.path.join(directory, "supervisor.pid"), str(os.getpid()))
     _write(os.path.join(directory, "pid"), str(child))
     if failure:
@@ -113,6 +156,7 @@ def start(directory: str, argv: list[str]) -> int:
     else:
         os.write(report_w, json.dumps({"pid": child, "pgid": child}).encode())
     os.close(report_w)
+    os.close(guard)
     for fd in (0, 1, 2):
         try:
             os.dup2(os.open(os.devnull, os.O_RDWR), fd)
@@ -120,6 +164,7 @@ def start(directory: str, argv: list[str]) -> int:
             pass
 
     def forward(signum: int, _frame: Any) -> None:
+        # The child is ours and not reaped yet: its group id cannot have been reused.
         try:
             os.killpg(child, signum)
         except OSError:
@@ -144,13 +189,22 @@ def start(directory: str, argv: list[str]) -> int:
         os.path.join(directory, "exit.json"),
         json.dumps({"code": code, "signal": sig, "at": time.time(), "pid": child}),
     )
-    # Like systemd's KillMode=control-group: nothing of the candidate outlives it.
+    # Like systemd's KillMode=control-group: nothing of the candidate outlives it. Its
+    # leader is reaped, so the rest are found by their token, not by a group id.
     time.sleep(0.5)
-    try:
-        os.killpg(child, signal.SIGKILL)
-    except OSError:
-        pass
+    _kill_carriers(_token(directory), signal.SIGKILL)
     os._exit(0)
+
+
+def _kill_carriers(token: str, sig: int) -> int:
+    """Signal every live process that carries the candidate's token; how many there were."""
+    found = _proc.carriers(token)
+    for pid in found:
+        try:
+            os.kill(pid, sig)
+        except OSError:
+            pass
+    return len(found)
 
 
 def _log_signal_death(log_path: str, name: str, sig: int, dumped: bool) -> None:
@@ -183,43 +237,40 @@ def _log_signal_death(log_path: str, name: str, sig: int, dumped: bool) -> None:
 
 
 def status(directory: str) -> dict[str, Any]:
-    try:
-        with open(os.path.join(directory, "exit.json")) as fh:
-            info: dict[str, Any] = json.load(fh)
+    info = _read_json(os.path.join(directory, "exit.json"))
+    if info is not None:
         info["state"] = "exited"
         return info
-    except (OSError, ValueError):
-        pass
-    pid = _read_int(os.path.join(directory, "pid"))
-    supervisor = _read_int(os.path.join(directory, "supervisor.pid"))
-    if _alive(pid):
-        return {"state": "running", "pid": pid}
-    if supervisor and _alive(supervisor):
-        return {"state": "running", "pid": pid}
-    return {"state": "gone", "pid": pid}
+    ident = _identity(directory) or {}
+    if _candidate_alive(directory) or _supervisor_alive(directory):
+        return {"state": "running", "pid": ident.get("pid")}
+    return {"state": "gone", "pid": ident.get("pid")}
 
 
 def stop(directory: str, grace: float) -> dict[str, Any]:
-    pid = _read_int(os.path.join(directory, "pid"))
-    if pid:
-        for sig, wait in ((signal.SIGTERM, grace), (signal.SIGKILL, 5.0)):
+    """SIGTERM the candidate, SIGKILL what is left after ``grace`` seconds. Only processes
+    that prove to be it are signalled: its leader while pid and start time still match,
+    and whatever carries its token (ranks, and what outlived a leader already reaped)."""
+    token = _token(directory)
+    for sig, wait in ((signal.SIGTERM, grace), (signal.SIGKILL, 5.0)):
+        signalled = _kill_carriers(token, sig)
+        if _candidate_alive(directory):
+            ident = _identity(directory) or {}
             try:
-                os.killpg(pid, sig)
-            except OSError:
-                break
-            deadline = time.time() + wait
-            while time.time() < deadline:
-                if status(directory)["state"] != "running":
-                    break
-                time.sleep(0.1)
-            else:
-                continue
+                os.killpg(int(ident["pid"]), sig)
+                signalled += 1
+            except (OSError, KeyError, ValueError):
+                pass
+        if not signalled:
             break
-        # The group may outlive its leader for a moment; leave nothing behind.
-        try:
-            os.killpg(pid, signal.SIGKILL)
-        except OSError:
-            pass
+        deadline = time.time() + wait
+        while time.time() < deadline and (_candidate_alive(directory) or _proc.carriers(token)):
+            time.sleep(0.1)
+    # The supervisor records the exit and sweeps what is left, then ends: an attempt is
+    # over when nothing of it runs, the supervisor included.
+    deadline = time.time() + 10.0
+    while time.time() < deadline and _supervisor_alive(directory):
+        time.sleep(0.05)
     return status(directory)
 
 
@@ -234,7 +285,11 @@ def main(argv: list[str]) -> int:
         grace = float(argv[2]) if len(argv) == 3 else 30.0
         print(json.dumps(stop(argv[1], grace)))
         return 0
-    sys.stderr.write(__doc__)
+    if len(argv) in (2, 3) and argv[0] == "listeners" and argv[1].isdigit():
+        token = argv[2] if len(argv) == 3 else ""
+        print(json.dumps({"port": int(argv[1]), "listeners": _proc.listeners(int(argv[1]), token)}))
+        return 0
+    sys.stderr.write(__doc__ or "")
     return 2
 
 

@@ -1,8 +1,9 @@
 """autofix watcher: one long-lived process per attempt that pushes what happens.
 
-Copied to the host and run with its Python; standard library only. Polling the host from
-the controller costs a command (~150 ms over a kept SSH connection) per look; this looks
-locally every 0.1 s and streams one JSON line per event over the one session:
+Copied to the host (with _proc.py beside it) and run with its Python; standard library
+only. Polling the host from the controller costs a command (~150 ms over a kept SSH
+connection) per look; this looks locally every 0.1 s and streams one JSON line per event
+over the one session:
 
     {"log": "<new log text>"}            the service's log grew
     {"exit": {"code": N, "signal": S}}   the main process ended (then the watcher ends)
@@ -23,6 +24,11 @@ import threading
 import time
 from typing import Any
 
+try:
+    from . import _proc
+except ImportError:  # run as a script on the host: _proc.py lies beside this file
+    import _proc  # type: ignore[import-not-found,no-redef]
+
 INTERVAL = 0.1
 HEARTBEAT = 2.0
 CHUNK = 65536
@@ -35,24 +41,19 @@ def emit(obj: dict[str, Any]) -> None:
         sys.stdout.flush()
 
 
-def _alive(pid: int | None) -> bool:
-    if not pid:
-        return False
+def _still_there(directory: str) -> bool:
+    """The supervisor or the candidate it started is alive: the same processes, pid and
+    start time (identity.json), not whatever later took their pids."""
     try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
-def _read_int(path: str) -> int | None:
-    try:
-        with open(path) as fh:
-            return int(fh.read().strip() or 0) or None
+        with open(os.path.join(directory, "identity.json")) as fh:
+            ident = json.load(fh)
     except (OSError, ValueError):
-        return None
+        # Written before the start is reported, so before any watcher runs: missing, the
+        # host lost it (a reboot wiped the directory); a torn write is retried (misses).
+        return False
+    return _proc.same_process(ident.get("pid"), ident.get("started")) or _proc.same_process(
+        ident.get("supervisor"), ident.get("supervisor_started")
+    )
 
 
 def watch_process(directory: str, offset: int) -> int:
@@ -91,9 +92,7 @@ def watch_process(directory: str, offset: int) -> int:
                 emit({"log": rest.decode("utf-8", errors="replace"), "offset": offset})
             emit({"exit": {"code": info.get("code"), "signal": info.get("signal")}})
             return 0
-        supervisor = _read_int(os.path.join(directory, "supervisor.pid"))
-        child = _read_int(os.path.join(directory, "pid"))
-        if not _alive(supervisor) and not _alive(child):
+        if not _still_there(directory):
             misses += 1
             if misses > 5:  # neither process nor exit record: the host lost it
                 emit({"gone": True})

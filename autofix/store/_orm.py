@@ -67,6 +67,9 @@ class AttemptRow(Base):
     host_fault: Mapped[bool] = mapped_column(Boolean, default=False)
     # Where the launched candidate runs ({"name", "directory", "log_path", "pid"}): --resume stops it.
     service_json: Mapped[str | None] = mapped_column(Text)
+    # The gates and settings the attempt was judged by (model.GatePlan): the cache reuses an
+    # outcome only for a search that asks the same questions.
+    plan_json: Mapped[str | None] = mapped_column(Text)
 
     run: Mapped[RunRow] = relationship(back_populates="attempts")
     verdicts: Mapped[list[VerdictRow]] = relationship(

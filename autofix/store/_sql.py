@@ -31,6 +31,7 @@ from ..model import (
     Failure,
     Frame,
     Gate,
+    GatePlan,
     GateVerdict,
     Move,
     Run,
@@ -180,6 +181,7 @@ class SqlStore:
         move: Move | None,
         host: str,
         target_version: str | None,
+        plan: GatePlan | None = None,
     ) -> Attempt:
         with self._tx() as s:
             seq = (s.scalar(select(func.max(AttemptRow.seq)).where(AttemptRow.run_id == run_id)) or 0) + 1
@@ -198,6 +200,7 @@ class SqlStore:
                 resolved_json="{}",
                 log_excerpt="",
                 host_fault=False,
+                plan_json=json.dumps(plan.to_json()) if plan is not None else None,
             )
             s.add(row)
             s.flush()
@@ -283,23 +286,32 @@ class SqlStore:
             s.flush()
             return [_attempt(r, r.verdicts) for r in rows]
 
-    def cached(self, candidate_key: str, host: str, target_version: str | None) -> Attempt | None:
+    def cached(
+        self, candidate_key: str, host: str, target_version: str | None, plan: GatePlan, *, scan: int = 50
+    ) -> Attempt | None:
         """The latest attempt of this candidate on this host and target version whose
-        outcome says something about the config (passed, failed, timeout), any run."""
+        outcome answers ``plan`` (model.GatePlan.answered_by): passed under every gate and
+        setting the plan asks for, or failed at a gate the plan runs after the same gates.
+        Any run; records without a plan are never reused."""
         judged = [s.value for s in AttemptState if s.judges_config]
         with self._tx() as s:
-            row = s.scalars(
+            rows = s.scalars(
                 select(AttemptRow)
                 .where(
                     AttemptRow.candidate_key == candidate_key,
                     AttemptRow.host == host,
                     AttemptRow.target_version == target_version,
                     AttemptRow.state.in_(judged),
+                    AttemptRow.plan_json.is_not(None),
                 )
                 .order_by(AttemptRow.id.desc())
-                .limit(1)
-            ).first()
-            return _attempt(row, row.verdicts) if row is not None else None
+                .limit(scan)
+            ).all()
+            for row in rows:
+                found = _attempt(row, row.verdicts)
+                if found.plan is not None and plan.answered_by(found.state, found.failed_gate, found.plan):
+                    return found
+            return None
 
     def move_stats(self, limit: int = 20000) -> dict[tuple[str | None, str], float]:
         """For (failure class, move label): how often the move fixed that class, any run.
@@ -338,6 +350,18 @@ class SqlStore:
         with self._tx() as s:
             row = self._attempt_row(s, attempt_id)
             return _attempt(row, row.verdicts)
+
+    def path_moves(self, attempt: Attempt) -> list[Move]:
+        """The moves from the base to ``attempt`` (its ancestors' moves), base first."""
+        moves: list[Move] = []
+        node: Attempt | None = attempt
+        seen: set[int] = set()
+        while node is not None and node.id not in seen:
+            seen.add(node.id)
+            if node.move is not None:
+                moves.append(node.move)
+            node = self.attempt(node.parent_id) if node.parent_id else None
+        return moves[::-1]
 
     def attempts(self, run_id: int) -> list[Attempt]:
         with self._tx() as s:
@@ -463,4 +487,5 @@ def _attempt(row: AttemptRow, verdicts: Sequence[VerdictRow]) -> Attempt:
         launched=bool(row.launched),
         log_excerpt=row.log_excerpt or "",
         cached_from=row.cached_from,
+        plan=GatePlan.from_json(json.loads(row.plan_json)) if row.plan_json else None,
     )

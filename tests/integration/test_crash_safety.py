@@ -111,3 +111,50 @@ def test_random_sigkills_then_resume(tmp_path: Path) -> None:
     time.sleep(1.0)
     assert left_running(tmp_path) == []
     print(f"kills survived: {kills} of {rounds} rounds; attempts {len(rows)}, each once, none running")
+
+
+def _search(tmp_path: Path, *extra: str, hold: str = "") -> subprocess.Popen[str]:
+    env = {**os.environ, "AUTOFIX_SIM_LOAD_S": "1", "TMPDIR": str(tmp_path), "AUTOFIX_TEST_HOLD": hold}
+    env.pop("AUTOFIX_DB", None)
+    command = [sys.executable, "-m", "autofix.cli", "search", "--base", str(ROOT / "examples" / "k26-eagle3.yaml")]
+    command += ["--host", "sim", "--json", "--gates", "preflight,start,ready,smoke", *extra]
+    return subprocess.Popen(command, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _killed_at(proc: subprocess.Popen[str], window: str) -> str:
+    """Wait for the controller to reach ``window``, SIGKILL it there; what it said."""
+    assert proc.stderr is not None
+    said = []
+    for line in proc.stderr:
+        said.append(line)
+        if f"test hold: {window}" in line:
+            proc.send_signal(signal.SIGKILL)
+            break
+    proc.communicate(timeout=60)
+    assert any(f"test hold: {window}" in line for line in said), "".join(said)
+    return "".join(said)
+
+
+@pytest.mark.parametrize("window", ["start", "started", "passed"])
+def test_a_kill_in_the_worst_windows_then_resume(tmp_path: Path, window: str) -> None:
+    """Killed while a candidate starts (recorded, not started; started, not recorded) or
+    after the winner passed and before the run closed: --resume stops what the dead
+    controller left running and ends passed; a recorded pass is final (no new launch,
+    the same winner)."""
+    _killed_at(_search(tmp_path, hold=window), window)
+    with sqlite3.connect(tmp_path / "runs.db") as conn:
+        before = conn.execute("select id, state, launched from attempts order by seq").fetchall()
+    out, err = _search(tmp_path, "--resume", "1").communicate(timeout=300)
+    result = json.loads(out.strip().splitlines()[-1])
+    assert result["status"] == "passed", err
+    if window == "passed":
+        passed = [a for a, state, _ in before if state == "passed"]
+        assert result["winner"]["attempt"] == passed[0]
+        assert result["launches"] == sum(launched for *_, launched in before) == 1
+        assert "had already passed" in err
+    else:
+        assert "was left running" in err
+    with sqlite3.connect(tmp_path / "runs.db") as conn:
+        assert conn.execute("select count(*) from attempts where state = 'running'").fetchone()[0] == 0
+    time.sleep(1.0)
+    assert left_running(tmp_path) == []

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -14,11 +13,9 @@ from ..conftest import ROOT
 from .helpers import cli
 
 pytestmark = pytest.mark.integration
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
-@pytest.mark.skipif(CHROMIUM is None or shutil.which("dot") is None, reason="needs Debian's chromium and graphviz")
-def test_html_graph_is_drawn_in_headless_chromium(tmp_path: Path) -> None:
+def test_html_graph_is_drawn_in_headless_chromium(tmp_path: Path, chromium: str, graphviz_dot: str) -> None:
     """Chromium renders the page: the SVG has one node per candidate and the winner's path."""
     done = cli("search", "--base", str(ROOT / "examples" / "k26-eagle3.yaml"), "--host", "sim", "--json", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
@@ -27,7 +24,7 @@ def test_html_graph_is_drawn_in_headless_chromium(tmp_path: Path) -> None:
     assert cli("graph", str(run), "--format", "html", "-o", str(page), cwd=tmp_path).returncode == 0
     assert "<script" not in page.read_text() and "http" not in re.sub(r'xmlns(:xlink)?="[^"]*"', "", page.read_text())
     browser = [
-        CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync",
         f"--user-data-dir={tmp_path / 'profile'}",
     ]  # fmt: skip
@@ -39,9 +36,15 @@ def test_html_graph_is_drawn_in_headless_chromium(tmp_path: Path) -> None:
     assert len(nodes) >= len(attempts)  # every attempt, plus the untried children
     assert "set speculative-eagle-topk=1" in dom and 'stroke-width="3"' in dom  # move labels; winner path bold
     assert dom.count('<tr class="') == len(attempts)
+    # Each attempt's failure message and the winner's bench figures; a legend for every mark.
+    assert "speculative_eagle_topk &gt; 1 with page_size &gt; 1" in dom
+    assert re.search(r'<td class="bench">[\d.]+ tok/s, [\d.]+ tok/s at 8 streams, accept length [\d.]+</td>', dom)
+    legend = dom[dom.index('<ul id="legend">') :]
+    for mark in ("passed", "failed", "untried", "solid edge", "dashed edge", "inferred move", "bold"):
+        assert mark in legend, mark
     shot = tmp_path / "graph.png"
     subprocess.run(
-        [*browser, f"--screenshot={shot}", "--window-size=1200,900", page.as_uri()],
+        [*browser, f"--screenshot={shot}", "--window-size=1200,1600", page.as_uri()],
         capture_output=True,
         timeout=120,
         check=False,

@@ -66,3 +66,47 @@ def test_reboot_mid_attempt_is_host_lost_and_the_candidate_is_retried(tmp_path: 
     lost = attempts[0]
     assert lost.failure is not None and lost.failure.host_fault and lost.failure.class_id is None
     assert attempts[1].candidate.key == lost.candidate.key  # the same candidate, tried again
+
+
+def test_a_connection_lost_during_the_start_ends_the_attempt_and_stops_what_started(tmp_path: Path) -> None:
+    """The supervisor started the candidate but its answer was lost with the connection:
+    the attempt ends host_lost with the reason, the candidate it started is stopped (not
+    orphaned), and the retry on the answering host passes."""
+    from autofix.errors import HostLost
+    from autofix.probes._proc import carriers
+    from autofix.services import ProcessManager
+
+    class DropsAfterStarting(ProcessManager):
+        drops = 1
+
+        def start(self, name, candidate, target, cwd):  # type: ignore[no-untyped-def]
+            handle = super().start(name, candidate, target, cwd)
+            if self.drops:
+                self.drops -= 1
+                self.started = handle
+                raise HostLost("local: running supervise.py failed after retries: EOFError: the session dropped")
+            return handle
+
+    text = (ROOT / "examples" / "k26-eagle3.yaml").read_text()
+    config = parse_base(
+        text.replace("speculative-eagle-topk: 4", "speculative-eagle-topk: 1\n    speculative-num-steps: 2"),
+        source="b.yaml",
+    )
+    host = LocalHost(workdir=str(tmp_path / "work"))
+    target = make_target("sim", config, sim_load_s=1)
+    services = DropsAfterStarting(host, target.python)
+    runner = Runner(
+        config,
+        SearchOptions(gates=(Gate.PREFLIGHT, Gate.START, Gate.READY), max_attempts=4, max_time=300, host_label="local"),
+        store=open_store(f"sqlite:///{tmp_path / 'runs.db'}"),
+        host=host,
+        target=target,
+        catalog=load_catalog(),
+        services=services,
+    )
+    result = runner.run()
+    attempts = runner.store.attempts(result.run.id)
+    assert [a.state for a in attempts] == [AttemptState.HOST_LOST, AttemptState.PASSED]
+    assert attempts[0].failure is not None and "the start failed" in attempts[0].failure.message
+    assert not services.state(services.started).running  # stopped, not orphaned
+    assert carriers(services.started.name) == []  # no process of it is left (ranks included)

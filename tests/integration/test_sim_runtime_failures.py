@@ -6,8 +6,6 @@ from __future__ import annotations
 import json
 import os
 import socket
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +13,7 @@ import pytest
 import yaml
 
 from ..conftest import ROOT
+from .helpers import cli
 
 pytestmark = pytest.mark.integration
 
@@ -38,29 +37,15 @@ def base_with(tmp_path: Path, args: dict[str, Any], env: dict[str, str]) -> Path
     return path
 
 
+# The tests pick free ports themselves: the sim host keeps them as given (no port block).
+SAME_PORTS = {"AUTOFIX_SIM_PORT_OFFSET": "0"}
+
+
 def search(tmp_path: Path, base: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    env = {**os.environ, "AUTOFIX_SIM_LOAD_S": "1"}
-    env.pop("AUTOFIX_DB", None)
-    cmd = [sys.executable, "-m", "autofix.cli"]
-    done = subprocess.run(
-        [*cmd, "search", "--base", str(base), "--host", "sim", "--json"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=240,
-        check=False,
-    )
+    done = cli("search", "--base", str(base), "--host", "sim", "--json", cwd=tmp_path, timeout=240, env=SAME_PORTS)
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout.strip().splitlines()[-1])
-    hist = subprocess.run(
-        [*cmd, "history", str(result["run"]), "--json"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        env=env,
-        check=True,
-    )
+    hist = cli("history", str(result["run"]), "--json", cwd=tmp_path)
     return result, json.loads(hist.stdout)["attempts"]
 
 
@@ -82,13 +67,25 @@ def test_bad_nccl_env_is_unset(tmp_path: Path) -> None:
     assert result["winner"]["env"]["NCCL_ALGO"] == "Ring"
 
 
-def test_port_in_use_moves_to_another_port(tmp_path: Path) -> None:
-    """A port held by another server fails the bind after loading; the repair moves port."""
+def test_a_port_held_by_another_process_blocks_the_search(tmp_path: Path) -> None:
+    """A port another process holds is found before the launch: the attempt is blocked
+    (the host's fault, not the config's), nothing is launched, and the search stops with
+    exit 3 naming the port and the holder; it does not move the operator's port."""
     port = free_port()
     with socket.socket() as holder:
         holder.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         holder.bind(("127.0.0.1", port))
         holder.listen()
-        result, attempts = search(tmp_path, base_with(tmp_path, {"port": port}, {}))
-    assert attempts[0]["class"] == "port-in-use" and attempts[0]["failed_gate"] == "start"
-    assert result["winner"]["args"]["port"] == str(port + 1)
+        done = cli(
+            "search",
+            "--base",
+            str(base_with(tmp_path, {"port": port}, {})),
+            "--host",
+            "sim",
+            cwd=tmp_path,
+            env=SAME_PORTS,
+        )
+    assert done.returncode == 3, done.stderr
+    assert f"port {port}" in done.stderr and f"pid {os.getpid()}" in done.stderr
+    (attempt,) = json.loads(cli("history", "1", "--json", cwd=tmp_path).stdout)["attempts"]
+    assert attempt["state"] == "blocked" and not attempt["launched"] and attempt["class"] is None

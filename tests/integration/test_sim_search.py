@@ -8,7 +8,6 @@ keeps the pinned flags, exactly one launch past preflight, history/show/export.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -18,22 +17,14 @@ from typing import Any
 import pytest
 
 from ..conftest import ROOT
+from .helpers import cli
 
 pytestmark = pytest.mark.integration
 
 
 def autofix(*args: str, cwd: Path, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "AUTOFIX_SIM_LOAD_S": "1", "COLUMNS": "200"}
-    env.pop("AUTOFIX_DB", None)
-    return subprocess.run(
-        [sys.executable, "-m", "autofix.cli", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        env=env,
-        check=False,
-    )
+    """The command line in ``cwd``, with its own TMPDIR there (work dirs, locks, ports)."""
+    return cli(*args, cwd=cwd, timeout=timeout)
 
 
 @pytest.fixture(scope="module")
@@ -99,8 +90,7 @@ def test_show_gives_the_traceback_excerpt_and_the_diff(seed_run: dict[str, Any])
     assert "Traceback (most recent call last)" in text and "diff against the base" in text
 
 
-@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze is not installed")
-def test_export_writes_a_unit_that_systemd_accepts(seed_run: dict[str, Any]) -> None:
+def test_export_writes_a_unit_that_systemd_accepts(seed_run: dict[str, Any], systemd_analyze: str) -> None:
     """The exported unit has the winner's ExecStart and Environment and verifies silently.
 
     The unit names the GPU host's interpreter (/opt/sglang/.venv/bin/python), which this
@@ -120,7 +110,7 @@ def test_export_writes_a_unit_that_systemd_accepts(seed_run: dict[str, Any]) -> 
     check = work / "check" / "sglang-k26-eagle3.service"
     check.parent.mkdir()
     check.write_text(unit.replace("/opt/sglang/.venv/bin/python", sys.executable))
-    verify = subprocess.run(["systemd-analyze", "verify", str(check)], capture_output=True, text=True, check=False)
+    verify = subprocess.run([systemd_analyze, "verify", str(check)], capture_output=True, text=True, check=False)
     assert (verify.returncode, verify.stdout, verify.stderr) == (0, "", "")
 
 

@@ -62,3 +62,19 @@ def test_accept_new_records_the_key_but_a_changed_key_is_refused(sshd: Sshd, tmp
     known.write_text(f"[127.0.0.1]:{sshd.port} ssh-ed25519 {wrong}\n")
     with pytest.raises(HostKeyRefused, match="CHANGED"):
         SshHost("gpu-sim", ssh_config=str(config), accept_new_host_key=True)
+
+
+def test_retries_of_a_refused_connection_are_told(tmp_path: Path) -> None:
+    """A port where nothing listens (sshd restarting): each wait between tries is told,
+    with the try's number, before the host is given up as unreachable."""
+    import socket
+
+    from autofix.errors import HostUnreachable
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    told: list[str] = []
+    with pytest.raises(HostUnreachable):
+        SshHost(f"root@127.0.0.1:{port}", retry_seconds=2.0, on_retry=told.append)
+    assert told and told[0].startswith(f"connecting to root@127.0.0.1:{port}, try 2/12")

@@ -128,3 +128,51 @@ def test_sshd_restarted_mid_attempt_is_survived(sshd: Sshd, tmp_path: Path) -> N
     assert [a["state"] for a in rows].count("passed") == 1
     assert all(a["state"] in ("failed", "passed") for a in rows)
     assert len({a["id"] for a in rows}) == len(rows)
+
+
+def test_search_over_a_host_without_sftp(tmp_path: Path) -> None:
+    """A hardened sshd with no ``Subsystem sftp`` line: files travel over the shell
+    channel and the seed's search passes as on any host."""
+    from bench.sshd import make_sshd
+
+    from ..conftest import require
+
+    require("sshd", "openssh-server", where=("/usr/sbin/sshd",))
+    (tmp_path / "sshd").mkdir()
+    bare = make_sshd(tmp_path / "sshd", sftp=False)
+    try:
+        env = env_for(bare, "1")
+        base = str(ROOT / "examples" / "k26-eagle3.yaml")
+        done = autofix(
+            "search", "--base", base, "--host", bare.spec, "--target", "sim", "--json", cwd=tmp_path, env=env
+        )
+        assert done.returncode == 0, done.stderr
+        result = json.loads(done.stdout.strip().splitlines()[-1])
+        assert result["status"] == "passed" and result["launches"] == 1
+        assert result["winner"]["args"]["speculative-eagle-topk"] == "1"
+    finally:
+        bare.close()
+
+
+def test_a_host_name_that_does_not_resolve_fails_at_once(tmp_path: Path) -> None:
+    """No retries for a name the resolver does not know: exit 3, one line, no tries told."""
+    env = {**os.environ, "TMPDIR": str(tmp_path)}
+    env.pop("AUTOFIX_DB", None)
+    base = str(ROOT / "examples" / "k26-eagle3.yaml")
+    done = autofix("search", "--base", base, "--host", "root@no-such-gpu-box.invalid", cwd=tmp_path, env=env)
+    assert done.returncode == 3, done.stderr
+    assert "does not resolve" in done.stderr and "try " not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_the_vllm_sim_runs_over_ssh_like_the_local_one(sshd: Sshd, tmp_path: Path) -> None:
+    """--target sim with a vLLM base copies the simulated vLLM to the host: the same three
+    attempts (a JSON-key fix in preflight, the workers' backend error after a launch, a pass)."""
+    env = env_for(sshd, "0.5")
+    base = str(ROOT / "examples" / "vllm-qwen3-eagle3.yaml")
+    remote = autofix("search", "--base", base, "--host", sshd.spec, "--target", "sim", "--json", cwd=tmp_path, env=env)
+    assert remote.returncode == 0, remote.stdout[-3000:] + remote.stderr[-2000:]
+    result = json.loads(remote.stdout.strip().splitlines()[-1])
+    assert (result["attempts"], result["launches"]) == (3, 2)
+    classes = [a["class"] for a in attempts(tmp_path, env, result["run"])]
+    assert classes == ["vllm-speculative-unknown-key", "vllm-gpu-attention-backend", None]

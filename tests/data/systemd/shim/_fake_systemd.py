@@ -25,7 +25,9 @@ def record(argv):
 
 
 def unit_dir(unit):
-    return os.path.join(STATE, unit)
+    # Named as the unit without ".service": supervise.py's token for the candidate's
+    # processes is the directory's name, which stands in for the unit's cgroup here.
+    return os.path.join(STATE, unit.removesuffix(".service"))
 
 
 def read(path, default=""):

@@ -1,0 +1,233 @@
+"""Flags the target's parser does not know, mapped to what the user meant. Pure.
+
+A user's command carries flags as they were typed or as an older release named them:
+``--reasoning_parser``, ``---page-size``, a split ``- -trust-remote-code``, two glued
+``--a--b``, a prefix that was unique before the flag was split (``--cuda-graph-max-bs``),
+or a flag a release removed with a replacement (``--enable-deepep-moe`` -> ``--moe-a2a-backend
+deepep``). :func:`rename_move` answers all of them in ONE move, from facts only: the host's
+own parser (names, aliases, kinds, choices, defaults: ``Catalog.with_parser``) and the flag
+history of past releases (strategies/sglang.flag-history.json: which release had which
+flag, and the replacements its deprecation messages name). The value is carried over.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from .catalog import Catalog
+from .model import ArgValue, Candidate, Edit, EditOp, Move, normalize_value
+
+# How close a misspelling must be to a flag's name to be read as that flag: close enough
+# for "speculative-eagle-top-k" -> "speculative-eagle-topk", far enough that a removed flag
+# ("enable-mla") is not read as an unrelated one ("enable-lora").
+CLOSE = 0.85
+_DASHES = re.compile(r"-{2,}")
+
+
+@dataclass(frozen=True)
+class Meaning:
+    """What one unknown spelling stands for: flags to set (the first takes the user's
+    value), or nothing (a flag that releases removed without a replacement)."""
+
+    spelling: str
+    flags: tuple[tuple[str, ArgValue | None], ...]  # (flag, value to set; None: the user's own)
+    why: str
+
+    @property
+    def dropped(self) -> bool:
+        return not self.flags
+
+    def words(self) -> str:
+        """The user's words for it: ``--enable-deepep-moe is --moe-a2a-backend deepep``."""
+        if self.dropped:
+            return f"--{self.spelling.lstrip('-')} is gone ({self.why})"
+        parts = [f"--{f}" + ("" if v is None or v is True else f" {_shown(v)}") for f, v in self.flags]
+        shown = self.spelling if self.spelling.startswith("-") else f"--{self.spelling}"
+        return f"{shown} is {' '.join(parts)} ({self.why})"
+
+
+def _shown(value: ArgValue) -> str:
+    return " ".join(value) if isinstance(value, tuple) else str(value)
+
+
+def normal_form(spelling: str) -> str:
+    """``- -Trust_Remote_Code`` -> ``trust-remote-code``; glued ``a--b`` keeps its ``--``."""
+    text = "".join(spelling.split()).lstrip("-").lower().replace("_", "-")
+    return _DASHES.sub("--", text).strip("-")
+
+
+def unknown_flags(candidate: Candidate, catalog: Catalog) -> list[str]:
+    """The candidate's flags the target's parser does not have under that exact name."""
+    if not catalog.flags:
+        return []
+    return [name for name, _ in candidate.args if not catalog.knows(name)]
+
+
+def meaning(spelling: str, catalog: Catalog) -> Meaning | None:
+    """What the user meant by a flag the parser does not know; None when nothing says."""
+    norm = normal_form(spelling)
+    found = _resolve(norm, catalog)
+    if found is not None:
+        return Meaning(spelling, found[0], found[1])
+    if "--" in norm:  # two flags glued together
+        parts = [p for p in norm.split("--") if p]
+        resolved = [_resolve(p, catalog) for p in parts]
+        if len(parts) > 1 and all(r is not None and r[0] for r in resolved):
+            flags = tuple(pair for r in resolved if r is not None for pair in r[0])
+            return Meaning(spelling, flags, "two flags written together")
+    return None
+
+
+def _known(catalog: Catalog) -> list[str]:
+    return sorted({*catalog.flags, *catalog.aliases})
+
+
+def _resolve(name: str, catalog: Catalog, depth: int = 0) -> tuple[tuple[tuple[str, ArgValue | None], ...], str] | None:
+    if not name:
+        return None
+    if catalog.knows(name):
+        return ((name, None),), "the same flag, spelled as the parser spells it"
+    replacement = catalog.history.replacements.get(name)
+    if replacement is not None and depth < 5:
+        target = _resolve(replacement.flag, catalog, depth + 1) if not catalog.knows(replacement.flag) else None
+        new = (
+            replacement.flag if catalog.knows(replacement.flag) else (target[0][0][0] if target and target[0] else None)
+        )
+        if new is not None:
+            value: ArgValue | None = None
+            if replacement.value is not None:
+                value = _valid_choice(new, str(replacement.value), catalog)
+            elif replacement.value_from is not None:
+                value = _FROM + replacement.value_from  # filled from the candidate when applied
+            why = f"renamed in SGLang {replacement.release}" if replacement.release else "renamed"
+            return ((new, value),), why
+    known = _known(catalog)
+    prefixed = [k for k in known if k.startswith(name)]
+    if prefixed:
+        # Unique then, ambiguous now: the flag that the prefix named first in history.
+        best = min(prefixed, key=lambda k: (catalog.history.first_seen(catalog.canonical(k)), len(k)))
+        return ((catalog.canonical(best), None),), "the full name of the flag the prefix stands for"
+    suffixed = [k for k in known if k.endswith("-" + name)]
+    if len(suffixed) == 1:
+        return ((suffixed[0], None),), "the flag's full name"
+    words = sorted(name.split("-"))
+    reordered = [k for k in known if sorted(k.split("-")) == words]
+    if len(reordered) == 1:
+        return ((reordered[0], None),), "the same words in the parser's order"
+    if name in catalog.history.seen:
+        first, last = catalog.history.seen[name]
+        return (), f"SGLang {first}-{last} had it; later releases removed it"
+    close = difflib.get_close_matches(name, known, n=1, cutoff=CLOSE)
+    if close:
+        return ((close[0], None),), "the nearest flag name"
+    return None
+
+
+# A value read from another flag of the candidate when the move is made concrete.
+_FROM = "\x00from:"
+
+
+def _valid_choice(flag: str, value: str, catalog: Catalog) -> str:
+    """The value, or the parser's nearest choice when the history's text misspelt it."""
+    info = catalog.flag(flag)
+    choices = [str(c) for c in (info.choices if info else ())]
+    if not choices or value in choices:
+        return value
+    close = difflib.get_close_matches(value, choices, n=1, cutoff=0.6)
+    return close[0] if close else value
+
+
+def rename_edits(candidate: Candidate, catalog: Catalog, resolved: Mapping[str, object] | None = None) -> list[Edit]:
+    """Edits that spell every unknown flag of the candidate as the parser knows it."""
+    edits: list[Edit] = []
+    for spelling in unknown_flags(candidate, catalog):
+        found = meaning(spelling, catalog)
+        if found is None:
+            continue
+        if found.dropped:
+            edits.append(Edit(EditOp.DROP, spelling))
+            continue
+        user_value = candidate.arg(spelling)
+        for i, (flag, value) in enumerate(found.flags):
+            concrete = _concrete(
+                flag, value, user_value if i == len(found.flags) - 1 else True, candidate, catalog, resolved
+            )
+            if i == 0:
+                edits.append(Edit(EditOp.RENAME, spelling, flag))
+                if concrete != user_value:
+                    edits.append(_set(flag, concrete))
+            elif not candidate.has(flag):
+                edits.append(_set(flag, concrete))
+    return edits
+
+
+def _set(flag: str, value: ArgValue | None) -> Edit:
+    return Edit(EditOp.DROP, flag) if value is None else Edit(EditOp.SET, flag, value)
+
+
+def _concrete(
+    flag: str,
+    value: ArgValue | None,
+    user_value: ArgValue | None,
+    candidate: Candidate,
+    catalog: Catalog,
+    resolved: Mapping[str, object] | None,
+) -> ArgValue | None:
+    """The value the renamed flag takes: the replacement's, another flag's, or the user's
+    (a bare flag renamed to a flag that wants a value takes its parser default)."""
+    info = catalog.flag(flag)
+    takes_value = info is None or info.kind in ("value", "list")
+    if isinstance(value, str) and value.startswith(_FROM):
+        source = value[len(_FROM) :]
+        spelled = next((s for s in catalog.spellings(source) if candidate.has(s)), None)
+        got: object = candidate.arg(spelled) if spelled else (resolved or {}).get(source.replace("-", "_"))
+        if got is None:
+            default = catalog.flag(source)
+            got = default.default if default else None
+        return normalize_value(got)
+    if value is not None:
+        return value
+    if takes_value and user_value is True:
+        return normalize_value(info.default) if info is not None else None
+    if not takes_value and user_value is not True:
+        return True
+    return user_value
+
+
+def rename_move(candidate: Candidate, catalog: Catalog, resolved: Mapping[str, object] | None = None) -> Move | None:
+    """All of the candidate's unknown flags renamed in one move (None: nothing to rename)."""
+    edits = rename_edits(candidate, catalog, resolved)
+    return Move(tuple(edits), inferred=True, origin="rename") if edits else None
+
+
+def base_warnings(candidate: Candidate, catalog: Catalog, version: str = "") -> list[str]:
+    """One line per flag of the base that the host's parser does not know, with what it
+    means there: said when the base is loaded, before anything runs."""
+    where = f"SGLang {version}" if version else "the target's parser"
+    out: list[str] = []
+    for spelling in unknown_flags(candidate, catalog):
+        found = meaning(spelling, catalog)
+        shown = spelling if spelling.startswith("-") else f"--{spelling}"
+        if found is None:
+            out.append(f"{shown} is not a flag of {where}, and no flag of it is near")
+        elif found.dropped:
+            out.append(f"{shown} is not a flag of {where}: {found.why}")
+        elif found.why.startswith("the full name of the flag the prefix") and catalog.knows(found.flags[0][0]):
+            # argparse may still take a unique prefix; say what it stands for anyway.
+            out.append(f"{shown} is not a flag of {where}: it stands for --{found.flags[0][0]}")
+        else:
+            out.append(f"{shown} is not a flag of {where}: did you mean {found.words().split(' is ', 1)[1]}?")
+    return out
+
+
+def reported(moves: Sequence[Move]) -> list[str]:
+    """Renames in the user's words (for what a winner gave up or changed)."""
+    lines: list[str] = []
+    for move in moves:
+        for edit in move.edits:
+            if edit.op is EditOp.RENAME:
+                lines.append(f"--{str(edit.target).lstrip('-')} written as --{edit.value}")
+    return lines

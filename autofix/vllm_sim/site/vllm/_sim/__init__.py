@@ -1,0 +1,1 @@
+"""The simulator's engine and data (autofix's own code)."""

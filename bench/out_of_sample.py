@@ -1,0 +1,345 @@
+"""Figures that cannot flatter: every one out of sample, printed beside its in-sample twin.
+
+1. The shared captures, leave-one-family-out: each family (the id's first word: attn, kv,
+   spec, par …) is scored with the classes its captures match and the domains of the flags
+   its fixes set REMOVED from the catalogue; beside it the same figure in sample.
+   First offline-style move (propose) part of a verified fix, and (with --python) a
+   preflight search per capture: PASS, attempts vs chain length + 1.
+2. Fresh cases nobody tuned for (bench/fresh/, frozen before the engine was changed for
+   them): failing argvs written from SGLang's source, real users' commands from public
+   issues, flag spellings. Each is searched with `--gates preflight` against the real
+   SGLang at --python: PASS, attempts vs minimal chain + 1, the user's intent kept (the
+   winner holds every flag and value of one verified fix), and whether the first offline
+   move (autofix classify on the base's failure) is part of a verified fix.
+
+    python bench/out_of_sample.py --python ~/.cache/autofix/sglang-0.5.23-cpu/bin/python
+    python bench/out_of_sample.py --python …/sglang-0.5.11-cpu/bin/python --fresh-only
+    python bench/out_of_sample.py --captures-only          # LOFO first moves, no SGLang needed
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import tempfile
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from autofix.catalog import Catalog, load_catalog
+from autofix.classify import classify
+from autofix.config import parse_base
+from autofix.hosts.local import LocalHost
+from autofix.model import Candidate, EditOp, Gate, Move
+from autofix.preflight import Preflight
+from autofix.repair import offline_moves, propose
+from autofix.run import Runner, SearchOptions
+from autofix.store import open_store
+from autofix.targets import Target
+from autofix.tracebacks import parse_text
+from bench.captures import MODELS, argv_to_args, load_cases, move_in_fix, real_argv, verified_fixes
+
+ROOT = Path(__file__).resolve().parent.parent
+FRESH = ROOT / "bench" / "fresh"
+SETS = ("sglang-0.5.23", "users", "spellings")
+_NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
+
+
+# --- argv as a user's command spelled it -> base config args -------------------------------
+
+
+def command_args(argv: list[str]) -> dict[str, Any]:
+    """Flags as typed (``--a=b``, ``---x``, a split ``- -x``, glued ``--a--b``) -> YAML args."""
+    args: dict[str, Any] = {}
+    i = 0
+    while i < len(argv):
+        token = argv[i]
+        i += 1
+        if token == "-" and i < len(argv) and argv[i].startswith("-"):
+            name = f"- {argv[i]}"
+            i += 1
+        elif token.startswith("--"):
+            name = token[2:]
+        elif token.startswith("-") and not _NUMBER.match(token):
+            name = token
+        else:
+            continue  # a stray value
+        value: Any = True
+        if "=" in name and not name.startswith("-"):
+            name, value = name.split("=", 1)
+        values: list[str] = []
+        while value is True and i < len(argv) and (not argv[i].startswith("-") or _NUMBER.match(argv[i])):
+            if argv[i] == "-" and i + 1 < len(argv) and argv[i + 1].startswith("-"):
+                break
+            values.append(argv[i])
+            i += 1
+        if values:
+            value = values[0] if len(values) == 1 else values
+        args[name] = value
+    return args
+
+
+def with_models(argv: list[str]) -> list[str]:
+    return [a.replace("{models}", str(MODELS)) for a in argv]
+
+
+def canonical_pairs(args: dict[str, Any], catalog: Catalog) -> set[tuple[str, str]]:
+    out: set[tuple[str, str]] = set()
+    for name, value in args.items():
+        shown = " ".join(value) if isinstance(value, list | tuple) else str(value)
+        out.add((catalog.canonical(name), shown))
+    return out
+
+
+# --- 1. captures, leave one family out -----------------------------------------------------
+
+
+def family(case_id: str) -> str:
+    return case_id.split("-", 1)[0]
+
+
+def family_catalog(catalog: Catalog, cases: list[dict[str, Any]]) -> Catalog:
+    """The catalogue less what a family's captures taught it: the classes they match,
+    the domains of the flags their fixes set."""
+    classes: set[str] = set()
+    flags: set[str] = set()
+    for case in cases:
+        diagnosis = classify(parse_text(case["traceback"]), catalog, Gate.PREFLIGHT)
+        if diagnosis.failure.class_id:
+            classes.add(diagnosis.failure.class_id)
+        for fix in [case["minimal_fix"], *case.get("alternative_fixes", [])]:
+            for move in fix.get("moves") or []:
+                flags.add(catalog.canonical(move["flag"].lstrip("-")))
+    return catalog.without(sorted(classes), sorted(flags))
+
+
+def first_move_right(case: dict[str, Any], catalog: Catalog) -> bool:
+    candidate = Candidate.build(argv_to_args(case["argv"]))
+    diagnosis = classify(parse_text(case["traceback"]), catalog, Gate.PREFLIGHT)
+    proposals = propose(candidate, diagnosis, catalog, pinned=("model-path",))
+    return bool(proposals) and move_in_fix(proposals[0].move, verified_fixes(case))
+
+
+def captures_lofo(catalog: Catalog) -> tuple[dict[str, tuple[int, int, int]], dict[str, Catalog]]:
+    cases = load_cases()
+    by_family: dict[str, list[dict[str, Any]]] = {}
+    for case in cases:
+        by_family.setdefault(family(case["id"]), []).append(case)
+    rows: dict[str, tuple[int, int, int]] = {}
+    held_out: dict[str, Catalog] = {}
+    for name, members in sorted(by_family.items()):
+        out = family_catalog(catalog, members)
+        held_out[name] = out
+        inside = sum(first_move_right(c, catalog) for c in members)
+        outside = sum(first_move_right(c, out) for c in members)
+        rows[name] = (len(members), inside, outside)
+    return rows, held_out
+
+
+# --- searches against the real SGLang --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Searched:
+    case: str
+    failed_first: bool
+    passed: bool
+    attempts: int
+    budget: int
+    intent: bool | None  # None: no verified fix to hold it to
+    first_offline: bool | None
+    winner: str
+
+
+def base_text(case_id: str, argv: list[str], python: str, max_attempts: int = 12) -> str:
+    data = {
+        "name": re.sub(r"[^A-Za-z0-9-]", "-", case_id),
+        "host": "local",
+        "launch": {"python": python, "args": command_args(argv)},
+        "gates": {"preflight": {"timeout": 120}},
+        "search": {"max_attempts": max_attempts, "pinned": ["model-path", "device"]},
+    }
+    return yaml.safe_dump(data, sort_keys=False)
+
+
+def _winner_moves(runner: Runner, run_id: int, winner: Any) -> list[Move]:
+    by_id = {a.id: a for a in runner.store.attempts(run_id)}
+    moves: list[Move] = []
+    node = winner
+    while node is not None:
+        if node.move is not None:
+            moves.append(node.move)
+        node = by_id.get(node.parent_id) if node.parent_id else None
+    return list(reversed(moves))
+
+
+def offline_right(output: str, fixes: list[set[tuple[str, str]]], base: set[tuple[str, str]], catalog: Catalog) -> bool:
+    """The first move `autofix classify` proposes for the base's failure, applied to the
+    base, moves it toward a verified fix (every pair it sets is in the fix, every flag
+    it drops is not)."""
+    diagnosis = classify(parse_text(output), catalog, Gate.PREFLIGHT)
+    moves = offline_moves(diagnosis, catalog)
+    if not moves:
+        return False
+    move = moves[0]
+    for fix in fixes:
+        fix_flags = {f for f, _ in fix}
+        ok = True
+        for e in move.edits:
+            if (e.op is EditOp.DROP and catalog.canonical(e.target) in fix_flags) or (
+                e.op is EditOp.RENAME and catalog.canonical(str(e.value)) not in fix_flags
+            ):
+                ok = False
+            elif e.op in (EditOp.SET, EditOp.SCALE):
+                shown = " ".join(e.value) if isinstance(e.value, tuple) else "True" if e.value is True else str(e.value)
+                if (catalog.canonical(e.target), shown) not in fix:
+                    ok = False
+        if ok:
+            return True
+    return False
+
+
+def search_cases(
+    cases: Iterable[dict[str, Any]], python: str, catalog: Catalog, *, verbose: bool = False
+) -> tuple[list[Searched], str]:
+    host = LocalHost()
+    preflight = Preflight(host, Target("sglang", python, "sglang.launch_server"))
+    info = preflight.start()
+    host_catalog = catalog.with_parser(info.parser, info.version)
+    results: list[Searched] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        store_url = f"sqlite:///{Path(tmp) / 'runs.db'}"
+        try:
+            for case in cases:
+                argv = with_models(case["argv"])
+                config = parse_base(base_text(case["id"], argv, python), source=f"{case['id']}.yaml")
+                first = preflight.check(config.base, 120)
+                fixes = [canonical_pairs(command_args(with_models(f)), host_catalog) for f in case.get("fixes", [])]
+                offline = (
+                    None
+                    if first.ok or not fixes
+                    else offline_right(
+                        first.output, fixes, canonical_pairs(config.base.args_dict(), host_catalog), host_catalog
+                    )
+                )
+                options = SearchOptions(gates=(Gate.PREFLIGHT,), max_attempts=12, max_time=600, host_label="local")
+                runner = Runner(
+                    config, options, store=open_store(store_url), host=host, target=preflight.target,
+                    catalog=catalog, preflight=preflight, use_cache=False,
+                )  # fmt: skip
+                result = runner.run()
+                winner = result.winner
+                intent: bool | None = None
+                label = "-"
+                if winner is not None:
+                    held = canonical_pairs(
+                        {k: (list(v) if isinstance(v, tuple) else v) for k, v in winner.candidate.args}, host_catalog
+                    )
+                    held = {(f, "True" if v == "True" else v) for f, v in held}
+                    intent = any(fix <= held for fix in fixes) if fixes else None
+                    label = "; ".join(m.label() for m in _winner_moves(runner, result.run.id, winner)) or "(base)"
+                chain = int(case.get("chain_length", 1))
+                results.append(
+                    Searched(
+                        case["id"], not first.ok, winner is not None, result.attempts, chain + 1, intent, offline, label
+                    )
+                )
+                if verbose:
+                    r = results[-1]
+                    print(
+                        f"  {'PASS' if r.passed else 'fail'} {r.attempts:2d}/{r.budget:<2d} intent={r.intent!s:<5} "
+                        f"offline={r.first_offline!s:<5} {r.case:<44} {r.winner}",
+                        flush=True,
+                    )
+        finally:
+            preflight.close()
+    return results, info.version
+
+
+def summarize(label: str, results: list[Searched]) -> str:
+    failing = [r for r in results if r.failed_first]
+    passed = [r for r in failing if r.passed]
+    within = [r for r in passed if r.attempts <= r.budget]
+    judged = [r for r in failing if r.intent is not None]
+    kept = [r for r in judged if r.intent]
+    off = [r for r in failing if r.first_offline is not None]
+    off_ok = [r for r in off if r.first_offline]
+    mean = sum(r.attempts for r in passed) / len(passed) if passed else 0.0
+    budget = sum(r.budget for r in passed) / len(passed) if passed else 0.0
+    n = len(failing) or 1
+    return (
+        f"{label}: {len(failing)} fail first; PASS {len(passed)}/{len(failing)} ({100 * len(passed) / n:.0f} %), "
+        f"mean attempts {mean:.2f} (budget chain+1 {budget:.2f}, {len(within)} within), "
+        f"intent kept {len(kept)}/{len(judged)}, first offline move in a verified fix {len(off_ok)}/{len(off)}"
+        + (f"; {len(results) - len(failing)} pass at once" if len(results) > len(failing) else "")
+    )
+
+
+def load_set(name: str) -> list[dict[str, Any]]:
+    path = FRESH / f"{name}.jsonl"
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def capture_cases() -> list[dict[str, Any]]:
+    """The shared captures in the fresh cases' shape (argv, fixes as full argvs)."""
+    out = []
+    for case in load_cases():
+        fixes = [real_argv({"argv": case["minimal_fix"]["argv"]})]
+        for alt in case.get("alternative_fixes", []):
+            if alt.get("result") == "PASS" and alt.get("argv"):
+                fixes.append(real_argv({"argv": alt["argv"]}))
+        out.append({"id": case["id"], "argv": real_argv(case), "fixes": fixes, "chain_length": case["chain_length"]})
+    return out
+
+
+def main() -> int:
+    from autofix import logs
+
+    logs.configure()
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--python", help="the real SGLang env's python (searches need it)")
+    parser.add_argument("--captures-only", action="store_true")
+    parser.add_argument("--fresh-only", action="store_true")
+    parser.add_argument("--sets", default=",".join(SETS))
+    parser.add_argument("--verbose", action="store_true")
+    args = parser.parse_args()
+    catalog = load_catalog()
+    started = time.monotonic()
+    if not args.fresh_only:
+        rows, held_out = captures_lofo(catalog)
+        total = [sum(r[i] for r in rows.values()) for i in range(3)]
+        print("captures, first move part of a verified fix: in sample | family left out")
+        for name, (n, inside, outside) in rows.items():
+            print(f"  {name:<9} {inside:>3}/{n:<3} | {outside:>3}/{n:<3}")
+        print(f"  {'all':<9} {total[1]:>3}/{total[0]:<3} | {total[2]:>3}/{total[0]:<3}")
+        if args.python and not args.captures_only:
+            cases = capture_cases()
+            inside, _ = search_cases(cases, args.python, catalog, verbose=args.verbose)
+            outside: list[Searched] = []
+            for name, out in held_out.items():
+                members = [c for c in cases if family(c["id"]) == name]
+                part, _ = search_cases(members, args.python, out, verbose=args.verbose)
+                outside.extend(part)
+            print(summarize("captures searched, in sample        ", inside))
+            print(summarize("captures searched, family left out  ", outside))
+    if args.python and not args.captures_only:
+        for name in args.sets.split(","):
+            results, version = search_cases(load_set(name), args.python, catalog, verbose=args.verbose)
+            print(summarize(f"fresh {name} on SGLang {version} (out of sample)", results))
+            for r in results:
+                if r.failed_first and (not r.passed or r.intent is False or r.attempts > r.budget):
+                    print(
+                        f"    miss {r.case}: passed={r.passed} attempts={r.attempts} intent={r.intent} winner={r.winner}"
+                    )
+    print(f"({time.monotonic() - started:.0f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,241 @@
+"""Figure: real runtime logs from public SGLang threads, in-sample beside out-of-sample.
+
+Every case of bench/corpus/real-logs/cases.yaml is read as the user pasted it
+(``parse_text`` of the raw excerpt), classified at the start gate, and repaired for the
+launch flags the thread shows. Three figures per case:
+
+* **root cause found**: the classifier's subject (exception and message, or the failure
+  line) holds the thread's first real error, not a wrapper ("scheduler died", "Received
+  sigquit", "Engine core initialization failed");
+* **class given**: a catalogue class of the case's family;
+* **first move matches the thread's fix**: the first proposed move has an edit that is one
+  of the fix's alternatives (same op and flag, same direction for a number). Counted over
+  the cases whose thread reached a launch change; a thread whose fix was no launch change
+  (``none``: a package, the host, other processes) is counted apart: there the right answer
+  is to propose nothing.
+
+Three ways of scoring, printed side by side:
+
+* **in-sample**: the development cases, full catalogue (the engine was tuned on these);
+* **held-out**: the cases whose sha256(url) starts with 8-f, full catalogue, frozen before
+  the engine was changed for this corpus;
+* **leave-one-family-out**: every case, with its family's runtime classes removed from the
+  catalogue while it is scored (what inference alone does for a kind nobody catalogued).
+
+    python bench/runtime_logs.py [--verbose] [--split dev|heldout|all]
+"""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import hashlib
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from autofix.catalog import Catalog, load_catalog
+from autofix.classify import Diagnosis, classify
+from autofix.model import Candidate, Edit, EditOp, Gate
+from autofix.repair import propose
+from autofix.tracebacks import parse_text
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT / "bench" / "corpus" / "real-logs"
+INDEX = CORPUS / "cases.yaml"
+HELD_OUT_DIGITS = "89abcdef"
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    url: str
+    text: str
+    form: str
+    root: str
+    family: str
+    args: Mapping[str, Any]
+    fix: Any  # list of alternative edits, "none", or None
+
+    @property
+    def split(self) -> str:
+        return "heldout" if hashlib.sha256(self.url.encode()).hexdigest()[0] in HELD_OUT_DIGITS else "dev"
+
+    @property
+    def has_fix(self) -> bool:
+        """The thread reached a launch change (a fix autofix could have proposed)."""
+        return isinstance(self.fix, list)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    case: Case
+    root_found: bool
+    class_given: bool
+    move_matches: bool
+    subject: str
+    class_id: str | None
+    first_move: str
+
+
+def load(index: Path = INDEX) -> tuple[dict[str, list[str]], list[Case]]:
+    data = yaml.safe_load(index.read_text(encoding="utf-8"))
+    cases = [
+        Case(
+            id=raw["id"],
+            url=raw["url"],
+            text=(index.parent / raw["log"]).read_text(encoding="utf-8"),
+            form=raw["form"],
+            root=raw["root"],
+            family=raw["family"],
+            args=raw.get("args") or {},
+            fix=raw.get("fix"),
+        )
+        for raw in data["cases"]
+    ]
+    return data["families"], cases
+
+
+def family_classes(catalog: Catalog, patterns: Sequence[str]) -> set[str]:
+    return {c.id for c in catalog.classes if any(fnmatch.fnmatchcase(c.id, p) for p in patterns)}
+
+
+def without(catalog: Catalog, ids: set[str]) -> Catalog:
+    return replace(catalog, classes=tuple(c for c in catalog.classes if c.id not in ids))
+
+
+def candidate_of(args: Mapping[str, Any]) -> Candidate:
+    out = Candidate(())
+    for flag, value in args.items():
+        out = out.with_arg(flag, "true" if value is True else str(value))
+    return out
+
+
+def _number(value: object) -> float | None:
+    try:
+        return float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return None
+
+
+def edit_matches(edit: Edit, want: Mapping[str, Any], candidate: Candidate, catalog: Catalog) -> bool:
+    # A number moved in the fix's direction is the same fix whether the move scales it or
+    # sets the new value.
+    numeric = {EditOp.SCALE.value, EditOp.SET.value}
+    if edit.op.value != want["op"] and not (want["op"] in numeric and edit.op.value in numeric and "dir" in want):
+        return False
+    name = want.get("flag") or want.get("name")
+    target = edit.target if edit.op.on_env else catalog.canonical(edit.target)
+    if target != (name if edit.op.on_env else catalog.canonical(str(name))):
+        return False
+    if "value" in want and str(edit.value) != str(want["value"]):
+        return False
+    direction = want.get("dir")
+    if direction is None:
+        return True
+    new = _number(edit.value)
+    info = catalog.flag(str(name))
+    old = _number(candidate.arg(edit.target)) if candidate.has(edit.target) else _number(info.default if info else None)
+    if new is None or old is None:
+        return False
+    return new > old if direction == "up" else new < old
+
+
+def score(case: Case, catalog: Catalog, families: Mapping[str, list[str]]) -> Outcome:
+    journal = parse_text(case.text)
+    diagnosis: Diagnosis = classify(journal, catalog, Gate.START)
+    subject = f"{diagnosis.subject.exception}: {diagnosis.subject.message}"
+    root_found = case.root.lower() in subject.lower()
+    wanted = family_classes(catalog, families.get(case.family, []))
+    class_id = diagnosis.failure.class_id
+    candidate = candidate_of(case.args)
+    proposals = propose(candidate, diagnosis, catalog)
+    first = proposals[0].move if proposals else None
+    if case.fix == "none":
+        matches = first is None  # counted apart: nothing to launch was the right answer
+    elif not case.has_fix or first is None:
+        matches = False
+    else:
+        matches = any(edit_matches(e, alt, candidate, catalog) for e in first.edits for alt in case.fix)
+    return Outcome(
+        case,
+        root_found,
+        class_id is not None and class_id in wanted,
+        matches,
+        subject.splitlines()[0][:110],
+        class_id,
+        first.label() if first else "-",
+    )
+
+
+def evaluate(
+    catalog: Catalog, families: Mapping[str, list[str]], cases: Sequence[Case], *, lofo: bool
+) -> list[Outcome]:
+    out = []
+    for case in cases:
+        used = without(catalog, family_classes(catalog, families.get(case.family, []))) if lofo else catalog
+        out.append(score(case, used, families))
+    return out
+
+
+def summary(outcomes: Sequence[Outcome]) -> tuple[str, str, str]:
+    n = len(outcomes)
+    fixed = [o for o in outcomes if o.case.has_fix]
+
+    def cell(k: int, total: int) -> str:
+        return f"{k}/{total} ({100 * k / total:.0f}%)" if total else "n/a"
+
+    return (
+        cell(sum(o.root_found for o in outcomes), n),
+        cell(sum(o.class_given for o in outcomes), n),
+        cell(sum(o.move_matches for o in fixed), len(fixed)),
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--verbose", action="store_true", help="one line per case and regime")
+    args = parser.parse_args()
+    catalog = load_catalog()
+    families, cases = load()
+    dev = [c for c in cases if c.split == "dev"]
+    held = [c for c in cases if c.split == "heldout"]
+    regimes = [
+        ("in-sample (dev, full catalogue)", evaluate(catalog, families, dev, lofo=False)),
+        ("held-out (frozen, full catalogue)", evaluate(catalog, families, held, lofo=False)),
+        ("leave-one-family-out (all cases)", evaluate(catalog, families, cases, lofo=True)),
+    ]
+    nones = [c for c in cases if c.fix == "none"]
+    print(
+        f"{len(cases)} real logs ({len(dev)} dev, {len(held)} held-out); {sum(c.has_fix for c in cases)} threads "
+        f"reached a launch change, {len(nones)} a fix outside the launch\n"
+    )
+    print(f"{'regime':<36}{'root cause found':>20}{'class given':>18}{'first move = fix':>20}")
+    for name, outcomes in regimes:
+        root, cls, move = summary(outcomes)
+        print(f"{name:<36}{root:>20}{cls:>18}{move:>20}")
+    print("\n(first move = fix is counted over the cases whose thread reached a launch change)")
+    for name, outcomes in regimes:
+        apart = [o for o in outcomes if o.case.fix == "none"]
+        if apart:
+            print(
+                f"{name}: fix outside the launch, nothing proposed: {sum(o.move_matches for o in apart)}/{len(apart)}"
+            )
+    print("targets out of sample: root cause >= 90%, first move = fix >= 60%")
+    if args.verbose:
+        for name, outcomes in regimes:
+            print(f"\n{name}:")
+            for o in outcomes:
+                flags = ("R" if o.root_found else "-") + ("C" if o.class_given else "-")
+                flags += ("M" if o.move_matches else "-") if o.case.has_fix else " "
+                print(f"  {flags} {o.case.id:<16} class={o.class_id} first={o.first_move!r}")
+                print(f"       subject: {o.subject}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
