@@ -2,12 +2,13 @@
 
 This is a simulator, not SGLang. ``SITE_DIR`` holds a stdlib-only package importable as
 ``sglang`` once SITE_DIR is on PYTHONPATH, so the very same probe and launch command
-(``python -m sglang.launch_server ...``) run against it. It keeps the real 0.5.23 module
-paths, CLI flags (generated from the real parser), log format, resolution order, gate
-source lines and messages (checked against the real code by tests/sim/test_parity.py),
-spawns one OS process per TP rank, simulates GPU memory, NCCL and load time, and serves
-the OpenAI-compatible HTTP API with a deterministic speed model. ``sglang.SIMULATED`` is
-True so a caller can tell.
+(``python -m sglang.launch_server ...``) run against it. Written by us from observations
+of the real 0.5.23 (README.md here): its module paths, CLI flags, log format, and its
+argument gates and defaults as data (``site/sglang/srt/_sim/data/rules.json``) raised
+through frames with SGLang's files, lines, source lines and carets (checked against
+captures of the real code by tests/sim/test_parity.py). It spawns one OS process per TP
+rank, simulates GPU memory, NCCL and load time, and serves the OpenAI-compatible HTTP API
+with a deterministic speed model. ``sglang.SIMULATED`` is True so a caller can tell.
 
 Environment read by the simulated host (see ``sim_env``):
 

@@ -17,9 +17,9 @@ def _load(relpath: str) -> ModuleType:
     path = SITE_DIR / relpath
     spec = importlib.util.spec_from_file_location(path.stem, path)
     assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    loaded = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(loaded)
+    return loaded
 
 
 def test_sim_env_puts_site_dir_first_and_sets_load_time() -> None:
@@ -47,15 +47,18 @@ def test_site_dir_holds_a_simulated_sglang_that_is_not_importable_by_default() -
 
 
 def test_flag_table_is_the_real_parser() -> None:
-    """The committed flag table is the real 0.5.23 parser: 532 actions with real choices."""
-    table = json.loads((SITE_DIR / "sglang" / "srt" / "_flags.json").read_text())
+    """The committed flag table holds the real 0.5.23 parser's facts: 532 actions with their
+    real choices, the record's 546 fields, and none of SGLang's help prose."""
+    table = json.loads((SITE_DIR / "sglang" / "srt" / "_sim" / "data" / "flags.json").read_text())
     assert table["sglang_version"] == "0.5.23"
     by_dest = {a["dest"]: a for a in table["actions"]}
     assert len(table["actions"]) == 532
-    assert by_dest["speculative_eagle_topk"]["option_strings"] == ["--speculative-eagle-topk"]
-    assert by_dest["tp_size"]["option_strings"] == ["--tp-size", "--tensor-parallel-size"]
+    assert len(table["fields"]) == 546
+    assert by_dest["speculative_eagle_topk"]["flags"] == ["--speculative-eagle-topk"]
+    assert by_dest["tp_size"]["flags"] == ["--tp-size", "--tensor-parallel-size"]
     assert "fp8" not in by_dest["kv_cache_dtype"]["choices"]
     assert by_dest["model_path"]["required"] is True
+    assert {a.get("help") for a in table["actions"]} <= {None, "==SUPPRESS=="}
 
 
 def test_speed_model_rewards_the_known_good_configs() -> None:

@@ -1,11 +1,9 @@
 """SIMULATOR -- not SGLang.
 
-This package is autofix's look-alike of SGLang 0.5.23 on a simulated host with
-8 x NVIDIA RTX PRO 6000 Blackwell Server Edition GPUs (see autofix/sim). It is
-importable as ``sglang`` only when autofix's sim site directory is on
-PYTHONPATH. Module paths, CLI flags, log format, resolution order and the
-source lines of the modelled gates follow the real 0.5.23 code; nothing here
-touches a GPU.
+autofix's look-alike of SGLang 0.5.23 on a simulated host with 8 x NVIDIA RTX PRO 6000
+Blackwell Server Edition GPUs (autofix/sim/README.md). Importable as ``sglang`` only when
+autofix's sim site directory is on PYTHONPATH. It has the real command line, prints the real
+log lines and tracebacks for the argument gates it models, and touches no GPU.
 """
 
 import sys
@@ -17,17 +15,8 @@ SIMULATED = True
 
 
 def _print_exception(exc_type, exc, tb):
-    # The pure-Python formatter reads source lines through linecache, which is
-    # where the simulator registers the text of frames it synthesises for
-    # third-party files (transformers, torch ...). Output is identical to the
-    # C formatter otherwise.
-    try:
-        from sglang.srt._sim.foreign import prune
-
-        prune(exc)
-        tb = exc.__traceback__
-    except Exception:
-        pass
+    # The Python formatter reads source lines through linecache, which holds the lines of the
+    # frames the simulator prints (sglang.srt._sim.frames); the C one would read the files.
     traceback.print_exception(exc_type, exc, tb, file=sys.stderr)
 
 

@@ -1,43 +1,70 @@
-"""Launch the inference server."""
+"""Launch the inference server (SIMULATOR: autofix/sim). Its statements stand at the lines
+SGLang 0.5.23's tracebacks and warnings print for this file (29, 67, 71, 84)."""
 
 import os
 import sys
 import warnings
 
-from sglang.srt.arg_groups.overrides import resolving_view
-from sglang.srt.plugins import load_plugins
+from sglang.srt._sim.procs import kill_tree
+from sglang.srt._sim.rules import view_of
+from sglang.srt.entrypoints.http_server import launch_server
 from sglang.srt.server_args import prepare_server_args
-from sglang.srt.utils import kill_process_tree
-from sglang.srt.utils.common import suppress_noisy_warnings
 
-suppress_noisy_warnings()
+
+
 
 
 def run_server(server_args):
-    """Run the server based on the gRPC flags and server_args.encoder_only."""
-    # smg-grpc-servicer reads the raw `server_args.tokenizer_path`, which
-    # resolution defaults into the stash but never writes back. Seed it here,
-    # before resolve_once() seals the record.
-    if (
-        server_args.smg_grpc_mode or server_args.grpc_mode
-    ) and server_args.tokenizer_path is None:
-        server_args.tokenizer_path = server_args.model_path
+    """Resolve, then serve HTTP: the simulated host runs the default mode only."""
+    # The gRPC modes read the raw tokenizer path; the sim has none of them (below), so
+    # nothing needs it before resolution. The lines up to the call keep the real numbering.
 
-    # The flags dispatched on below are decided by resolution (`--grpc-mode`
-    # folds into `smg_grpc_mode`), and `prepare_server_args` returns raw input.
+
+
+
+
+
+
+
     server_args.resolve_once()
-    cfg = resolving_view(server_args)
-
-    if cfg.encoder_only or cfg.smg_grpc_mode or cfg.use_ray:
+    view = view_of(server_args)
+    if view.encoder_only or view.smg_grpc_mode or view.use_ray:
         raise NotImplementedError(
             "The SGLang simulator serves the default HTTP mode only "
             "(no --encoder-only, --smg-grpc-mode or --use-ray)."
         )
-    else:
-        # Default mode: HTTP mode.
-        from sglang.srt.entrypoints.http_server import launch_server
+    # Default mode: HTTP mode.
 
-        launch_server(server_args)
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+    launch_server(server_args)
 
 
 if __name__ == "__main__":
@@ -49,12 +76,11 @@ if __name__ == "__main__":
         stacklevel=1,
     )
 
-    load_plugins()
 
-    server_args = prepare_server_args(sys.argv[1:])
+    argv = sys.argv[1:]
+    server_args = prepare_server_args(argv)
 
     try:
         run_server(server_args)
     finally:
-        kill_process_tree(os.getpid(), include_parent=False)
-
+        kill_tree(os.getpid(), include_parent=False)

@@ -1,1 +1,1 @@
-"""Internals of the SGLang simulator: host facts, model registry, speed model."""
+"""The simulator's own code: the rules engine, the frames it prints, the simulated runtime."""

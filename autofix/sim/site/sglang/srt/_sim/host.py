@@ -1,77 +1,83 @@
-"""Facts of the simulated host: 8 x RTX PRO 6000 Blackwell Server Edition (SM120).
+"""The simulated machine: 8 x NVIDIA RTX PRO 6000 Blackwell Server Edition (SM120), and the
+``AUTOFIX_SIM_*`` knobs that change it. Read at call time, so a test can set them per launch.
 
-Environment knobs (read at call time):
-    AUTOFIX_SIM_GPUS          number of GPUs (default 8); CUDA_VISIBLE_DEVICES narrows it
-    AUTOFIX_SIM_GPU_MEM_GB    memory per GPU in GB (default 96)
-    AUTOFIX_SIM_LOAD_S        total model load time in seconds (default 3)
-    AUTOFIX_SIM_STRICT_SM120  "1": pick the attention backend exactly as real 0.5.23 does on
-                              SM120 (triton for DeepseekV3); default: trtllm_mla, page 64
+    AUTOFIX_SIM_GPUS          GPUs on the host (default 8); CUDA_VISIBLE_DEVICES narrows them
+    AUTOFIX_SIM_GPU_MEM_GB    memory per GPU in GB (default 96: 97887 MiB, as nvidia-smi says)
+    AUTOFIX_SIM_LOAD_S        seconds a launch takes to come up (default 3)
+    AUTOFIX_SIM_STRICT_SM120  "1": the attention backend real 0.5.23 picks on SM120 (see README)
+    AUTOFIX_SIM_HOST_RAM_GB   host RAM for --cpu-offload-gb (default 1536)
 """
 
 import os
 import socket
+from types import SimpleNamespace
 
 GPU_NAME = "NVIDIA RTX PRO 6000 Blackwell Server Edition"
-COMPUTE_CAPABILITY = (12, 0)
-CUDA_VERSION = "12.9"
-TORCH_VERSION = "2.9.1+cu129"
+CAPABILITY = (12, 0)
 NCCL_VERSION = "2.27.7"
-DRIVER_VERSION = "580.95.05"
-
-# An RTX PRO 6000 Blackwell (96 GB) reports 97887 MiB to nvidia-smi.
-_MIB_PER_NOMINAL_GB = 97887 / 96
+CUDA_VERSION = "12.9"
+_MIB_PER_GB = 97887 / 96  # a 96 GB card reports 97887 MiB
 
 
-def _truthy(value):
-    return str(value).strip().lower() in ("1", "true", "yes", "on")
-
-
-def physical_gpus() -> int:
+def _number(name, default, kind=float):
     try:
-        return max(0, int(os.environ.get("AUTOFIX_SIM_GPUS", "8")))
+        return kind(os.environ.get(name, default))
     except ValueError:
-        return 8
+        return kind(default)
 
 
-def visible_gpus() -> int:
-    n = physical_gpus()
-    cvd = os.environ.get("CUDA_VISIBLE_DEVICES")
-    if cvd is None:
-        return n
-    ids = [x.strip() for x in cvd.split(",") if x.strip()]
+def physical_gpus():
+    return max(0, _number("AUTOFIX_SIM_GPUS", 8, int))
+
+
+def visible_gpus():
+    """GPUs a process can select: CUDA counts CUDA_VISIBLE_DEVICES up to its first bad entry."""
+    listed = os.environ.get("CUDA_VISIBLE_DEVICES")
+    if listed is None:
+        return physical_gpus()
     count = 0
-    for x in ids:
-        if not x.isdigit() or int(x) >= n:
-            break  # CUDA stops at the first invalid entry
+    for entry in (e.strip() for e in listed.split(",") if e.strip()):
+        if not entry.isdigit() or int(entry) >= physical_gpus():
+            break
         count += 1
     return count
 
 
-def gpu_mem_gb() -> float:
-    try:
-        return float(os.environ.get("AUTOFIX_SIM_GPU_MEM_GB", "96"))
-    except ValueError:
-        return 96.0
+def gpu_mem_mib():
+    return int(round(_number("AUTOFIX_SIM_GPU_MEM_GB", 96) * _MIB_PER_GB))
 
 
-def total_mem_mib() -> int:
-    return int(round(gpu_mem_gb() * _MIB_PER_NOMINAL_GB))
+def gpu_mem_gib():
+    return gpu_mem_mib() / 1024.0
 
 
-def total_mem_gib() -> float:
-    return total_mem_mib() / 1024.0
+def load_seconds():
+    return max(0.0, _number("AUTOFIX_SIM_LOAD_S", 3))
 
 
-def load_seconds() -> float:
-    try:
-        return max(0.0, float(os.environ.get("AUTOFIX_SIM_LOAD_S", "3")))
-    except ValueError:
-        return 3.0
+def host_ram_gb():
+    return _number("AUTOFIX_SIM_HOST_RAM_GB", 1536)
 
 
-def strict_sm120() -> bool:
-    return _truthy(os.environ.get("AUTOFIX_SIM_STRICT_SM120", "0"))
+def strict_sm120():
+    return os.environ.get("AUTOFIX_SIM_STRICT_SM120", "0").strip().lower() in ("1", "true", "yes", "on")
 
 
-def hostname() -> str:
+def hostname():
     return socket.gethostname().split(".")[0]
+
+
+def gpu_facts():
+    """What SGLang's platform checks would learn about this host's GPUs."""
+    major, minor = CAPABILITY
+    return SimpleNamespace(
+        name=GPU_NAME,
+        sm=major * 10 + minor,
+        capability=CAPABILITY,
+        mem_mib=gpu_mem_mib(),
+        count=visible_gpus(),
+        blackwell=major in (10, 11, 12),
+        sm100=major == 10,
+        sm120=major == 12,
+        hopper=major == 9,
+    )

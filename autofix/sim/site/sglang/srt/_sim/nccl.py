@@ -1,15 +1,13 @@
-"""The NCCL behaviour the simulated ranks reproduce (NCCL 2.27, single node, PCIe).
+"""What NCCL 2.27 does with the environment on this host (one node, 8 GPUs on PCIe).
 
-* ``NCCL_PROTO`` / ``NCCL_ALGO`` are parsed like NCCL's ``parseList``: comma lists, a
-  leading ``^`` negates, ``func:list;func:list`` scopes a list to one collective, names
-  are case-insensitive and unknown names are ignored. When nothing usable is left for
-  AllReduce the first collective fails with ``ncclInvalidUsage`` and NCCL WARNs
-  "Error : no algorithm/protocol available for function AllReduce ...". NVLS, NVLSTree and
-  CollNet* need NVSwitch / SHARP, which this PCIe host does not have; PAT only serves
-  AllGather / ReduceScatter.
-* ``NCCL_SOCKET_IFNAME`` naming no interface of this machine fails ``ncclCommInitRank``
-  with ``ncclInternalError`` ("Bootstrap : no socket interface found").
-Debug lines are printed to stdout (NCCL's default debug file) when NCCL_DEBUG asks for them.
+* ``NCCL_PROTO`` / ``NCCL_ALGO``: comma lists, a leading ``^`` excludes, ``func:list`` (``;``
+  separated) scopes a list to one collective, names are case-insensitive, unknown names are
+  ignored. If AllReduce is left without a protocol or an algorithm this host has (NVLS,
+  NVLSTree and CollNet* need NVSwitch / SHARP; PAT serves AllGather / ReduceScatter only),
+  the first collective fails with ncclInvalidUsage after an NCCL WARN.
+* ``NCCL_SOCKET_IFNAME`` naming no interface of this machine fails communicator init with
+  ncclInternalError ("Bootstrap : no socket interface found").
+* Debug lines go to stdout, as NCCL's default debug file, when NCCL_DEBUG asks for them.
 """
 
 import os
@@ -21,104 +19,48 @@ from sglang.srt._sim import host
 
 PROTOCOLS = ("LL", "LL128", "Simple")
 ALGORITHMS = ("Tree", "Ring", "CollNetDirect", "CollNetChain", "NVLS", "NVLSTree", "PAT")
-FUNCTIONS = ("Broadcast", "Reduce", "AllGather", "ReduceScatter", "AllReduce")
-# What this host (single node, 8 GPUs on PCIe, no NVSwitch, no SHARP) can run for AllReduce.
-_ALLREDUCE_ALGOS_AVAILABLE = {"Tree", "Ring"}
-
-ncclSuccess = 0
-ncclUnhandledCudaError = 1
-ncclSystemError = 2
-ncclInternalError = 3
-ncclInvalidArgument = 4
-ncclInvalidUsage = 5
-
-_ERROR_STRINGS = {
-    ncclSuccess: "no error",
-    ncclUnhandledCudaError: "unhandled cuda error (run with NCCL_DEBUG=INFO for details)",
-    ncclSystemError: "unhandled system error (run with NCCL_DEBUG=INFO for details)",
-    ncclInternalError: "internal error - please report this issue to the NCCL developers",
-    ncclInvalidArgument: "invalid argument (run with NCCL_DEBUG=WARN for details)",
-    ncclInvalidUsage: "invalid usage (run with NCCL_DEBUG=WARN for details)",
-}
-
-_last_error = {"text": ""}
+COLLECTIVES = ("Broadcast", "Reduce", "AllGather", "ReduceScatter", "AllReduce")
+_ALLREDUCE_HERE = {"Tree", "Ring"}
+INTERNAL_ERROR = "internal error - please report this issue to the NCCL developers"
+INVALID_USAGE = "invalid usage (run with NCCL_DEBUG=WARN for details)"
 
 
-def get_error_string(result):
-    return _ERROR_STRINGS.get(result, "unknown result code")
+def _debug(kind, device, message):
+    shown = {"WARN": ("WARN", "INFO", "TRACE"), "INFO": ("INFO", "TRACE")}[kind]
+    if os.environ.get("NCCL_DEBUG", "").strip().upper() in shown:
+        sys.stdout.write(f"{host.hostname()}:{os.getpid()}:{threading.get_native_id()} [{device}] NCCL {kind} {message}\n")
+        sys.stdout.flush()
 
 
-def last_error():
-    return _last_error["text"]
-
-
-def _debug_level():
-    return os.environ.get("NCCL_DEBUG", "").strip().upper()
-
-
-def _emit(kind, device, message):
-    level = _debug_level()
-    wanted = {"WARN": ("WARN", "INFO", "TRACE"), "INFO": ("INFO", "TRACE")}[kind]
-    if level not in wanted:
-        return
-    line = f"{host.hostname()}:{os.getpid()}:{threading.get_native_id()} [{device}] NCCL {kind} {message}\n"
-    sys.stdout.write(line)
-    sys.stdout.flush()
-
-
-def warn(device, message):
-    _last_error["text"] = message
-    _emit("WARN", device, message)
-
-
-def info(device, message):
-    _emit("INFO", device, message)
-
-
-def parse_list(value, elems, functions=FUNCTIONS):
-    """NCCL's parseList: returns {function: set(enabled elems)}."""
-    lower = {e.lower(): e for e in elems}
-    enabled = {f: set(elems) for f in functions}
-    first = True
-    for part in value.split(";"):
-        part = part.strip()
-        if not part:
-            continue
-        funcs = list(functions)
+def enabled(value, names):
+    """{collective: names enabled} for an NCCL_PROTO / NCCL_ALGO value."""
+    canonical = {n.lower(): n for n in names}
+    out = {c: set(names) for c in COLLECTIVES}
+    parts = [p.strip() for p in value.split(";") if p.strip()]
+    for position, part in enumerate(parts):
+        scope = COLLECTIVES if position == 0 else ()  # only the first list may go unscoped
         if ":" in part:
             prefix, part = part.split(":", 1)
-            wanted = [f for f in functions if f.lower() == prefix.strip().lower()]
-            funcs = wanted
-        elif not first:
-            funcs = []  # only the first list may lack a prefix
-        first = False
-        negate = part.startswith("^")
-        if negate:
-            part = part[1:]
-        names = {lower[t.strip().lower()] for t in part.split(",") if t.strip().lower() in lower}
-        for f in funcs:
-            enabled[f] = set(elems) - names if negate else names
-    return enabled
+            scope = [c for c in COLLECTIVES if c.lower() == prefix.strip().lower()]
+        exclude = part.startswith("^")
+        chosen = {canonical[n.strip().lower()] for n in part.lstrip("^").split(",") if n.strip().lower() in canonical}
+        for collective in scope:
+            out[collective] = set(names) - chosen if exclude else chosen
+    return out
 
 
-def check_collective(function, datatype, device):
-    """Result of launching ``function``: ncclSuccess or the error code (after WARN)."""
-    proto_env = os.environ.get("NCCL_PROTO")
-    algo_env = os.environ.get("NCCL_ALGO")
-    protos = parse_list(proto_env, PROTOCOLS)[function] if proto_env else set(PROTOCOLS)
-    algos = parse_list(algo_env, ALGORITHMS)[function] if algo_env else set(ALGORITHMS)
+def first_collective(device, function="AllReduce", datatype="ncclFloat32"):
+    """None, or the NCCL error string of the warmup collective."""
+    proto, algo = os.environ.get("NCCL_PROTO"), os.environ.get("NCCL_ALGO")
+    protocols = enabled(proto, PROTOCOLS)[function] if proto else set(PROTOCOLS)
+    algorithms = enabled(algo, ALGORITHMS)[function] if algo else set(ALGORITHMS)
     if function == "AllReduce":
-        algos &= _ALLREDUCE_ALGOS_AVAILABLE
-    if protos and algos:
-        return ncclSuccess
-    algo_str = f" NCCL_ALGO was set to {algo_env}." if algo_env else ""
-    proto_str = f" NCCL_PROTO was set to {proto_env}." if proto_env else ""
-    warn(
-        device,
-        f"Error : no algorithm/protocol available for function {function} with datatype "
-        f"{datatype}.{algo_str}{proto_str}",
-    )
-    return ncclInvalidUsage if (algo_env or proto_env) else ncclInternalError
+        algorithms &= _ALLREDUCE_HERE
+    if protocols and algorithms:
+        return None
+    said = (f" NCCL_ALGO was set to {algo}." if algo else "") + (f" NCCL_PROTO was set to {proto}." if proto else "")
+    _debug("WARN", device, f"Error : no algorithm/protocol available for function {function} with datatype {datatype}.{said}")
+    return INVALID_USAGE if (proto or algo) else INTERNAL_ERROR
 
 
 def _interfaces():
@@ -128,32 +70,29 @@ def _interfaces():
         return ["lo"]
 
 
-def _ifname_matches(spec, names):
+def _matching(spec, names):
     spec = spec.strip()
     exclude = spec.startswith("^")
-    if exclude:
-        spec = spec[1:]
+    spec = spec.lstrip("^")
     exact = spec.startswith("=")
-    if exact:
-        spec = spec[1:]
-    prefixes = [p for p in spec.split(",") if p]
+    prefixes = [p for p in spec.lstrip("=").split(",") if p]
 
-    def match(n):
-        return any((n == p) if exact else n.startswith(p) for p in prefixes)
+    def listed(name):
+        return any(name == p if exact else name.startswith(p) for p in prefixes)
 
-    return [n for n in names if (not match(n)) == exclude]
+    return [n for n in names if listed(n) != exclude]
 
 
-def check_comm_init(device):
-    """Result of ncclCommInitRank on this host."""
-    info(device, f"NCCL version {host.NCCL_VERSION}+cuda{host.CUDA_VERSION}")
+def communicator_init(device):
+    """None, or the NCCL error string of ncclGetUniqueId / ncclCommInitRank."""
+    _debug("INFO", device, f"NCCL version {host.NCCL_VERSION}+cuda{host.CUDA_VERSION}")
     spec = os.environ.get("NCCL_SOCKET_IFNAME")
     if spec is not None:
-        info(device, f"NCCL_SOCKET_IFNAME set by environment to {spec}")
-        if not _ifname_matches(spec, _interfaces()):
-            warn(device, "Bootstrap : no socket interface found")
-            return ncclInternalError
+        _debug("INFO", device, f"NCCL_SOCKET_IFNAME set by environment to {spec}")
+        if not _matching(spec, _interfaces()):
+            _debug("WARN", device, "Bootstrap : no socket interface found")
+            return INTERNAL_ERROR
     for name in ("NCCL_PROTO", "NCCL_ALGO"):
         if os.environ.get(name) is not None:
-            info(device, f"{name} set by environment to {os.environ[name]}")
-    return ncclSuccess
+            _debug("INFO", device, f"{name} set by environment to {os.environ[name]}")
+    return None

@@ -1,84 +1,86 @@
-"""Process helpers for the simulator (stdlib only: /proc instead of psutil)."""
+"""Processes of a simulated launch: the launcher and its rank processes (stdlib: /proc)."""
 
+import logging
 import os
 import signal
 import socket
+import sys
 import threading
 import time
 
+logger = logging.getLogger("sglang.srt.utils.common")
 
-def children_of(pid, recursive=True):
-    """PIDs of the children (and their descendants) of ``pid``."""
-    parents = {}
-    try:
-        entries = os.listdir("/proc")
-    except OSError:
-        return []
-    for name in entries:
+
+def _parents():
+    """pid -> parent pid of every process, read from /proc/<pid>/stat."""
+    out = {}
+    for name in os.listdir("/proc"):
         if not name.isdigit():
             continue
         try:
             with open(f"/proc/{name}/stat", "rb") as f:
-                data = f.read().decode("utf-8", "replace")
+                stat = f.read().decode("utf-8", "replace")
         except OSError:
             continue
-        # pid (comm) state ppid ...
-        rparen = data.rfind(")")
-        fields = data[rparen + 2 :].split()
-        if len(fields) < 2:
-            continue
-        parents.setdefault(int(fields[1]), []).append(int(name))
-    out = []
-    stack = [pid]
-    while stack:
-        p = stack.pop()
-        for c in parents.get(p, []):
-            out.append(c)
-            if recursive:
-                stack.append(c)
+        fields = stat[stat.rfind(")") + 2 :].split()
+        if len(fields) > 1:
+            out[int(name)] = int(fields[1])
     return out
 
 
-def reap(pid, deadline):
-    while time.monotonic() < deadline:
+def descendants(pid):
+    parents = _parents()
+    found, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        for child, parent in parents.items():
+            if parent == current:
+                found.append(child)
+                todo.append(child)
+    return found
+
+
+def kill_tree(pid, include_parent=True):
+    """SGLang's kill_process_tree, with its log line: SIGKILL to every descendant (and pid)."""
+    logger.info(f"kill_process_tree called: parent_pid={pid}, include_parent={include_parent}, pid={os.getpid()}")
+    children = descendants(pid)
+    for child in children:
         try:
-            done, _ = os.waitpid(pid, os.WNOHANG)
-        except ChildProcessError:
-            return
+            os.kill(child, signal.SIGKILL)
         except OSError:
-            return
-        if done:
-            return
-        time.sleep(0.02)
+            pass
+    deadline = time.monotonic() + 5
+    for child in children:
+        while time.monotonic() < deadline:
+            try:
+                if os.waitpid(child, os.WNOHANG)[0]:
+                    break
+            except OSError:  # not our child, or already reaped
+                break
+            time.sleep(0.02)
+    if include_parent:
+        sys.stderr.flush()
+        os.kill(pid, signal.SIGKILL)
 
 
 def free_port():
-    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    try:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-    finally:
-        s.close()
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
 
 
-def exit_when_parent_dies(parent_pid, interval=0.1):
-    """Rank processes: leave promptly once the launcher is gone (SIGKILL included)."""
+def leave_with(parent_pid):
+    """A rank process ends as soon as the process that started it is gone, SIGKILL included."""
 
     def watch():
-        while True:
-            if os.getppid() != parent_pid:
-                os._exit(0)
-            time.sleep(interval)
+        while os.getppid() == parent_pid:
+            time.sleep(0.1)
+        os._exit(0)
 
-    t = threading.Thread(target=watch, name="parent-watchdog", daemon=True)
-    t.start()
-    try:  # Linux: also ask the kernel to signal us
+    threading.Thread(target=watch, name="parent-watchdog", daemon=True).start()
+    try:  # Linux: let the kernel send SIGKILL when the parent dies
         import ctypes
 
-        libc = ctypes.CDLL("libc.so.6", use_errno=True)
-        PR_SET_PDEATHSIG = 1
-        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-        if os.getppid() != parent_pid:
-            os._exit(0)
-    except Exception:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
         pass

@@ -1,2 +1,0 @@
-def load_plugins():
-    """Plugins are not simulated."""
