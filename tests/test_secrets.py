@@ -254,22 +254,6 @@ def test_stopping_a_candidate_removes_its_secret_files(tmp_path: Path) -> None:
     assert not any(b"sk-Stop1" in p.read_bytes() for p in Path(handle.directory).iterdir())
 
 
-def test_secret_facts_match_the_real_parser_dump() -> None:
-    """strategies/sglang.flags.json marks as secret exactly the text-valued flags whose help
-    in the real 0.5.23 parser (dumped with help into the sim's flag table) says so."""
-    dump = json.loads((ROOT / "autofix" / "sim" / "site" / "sglang" / "srt" / "_flags.json").read_text())
-    if not any(a.get("help") for a in dump["actions"]):
-        pytest.skip("the sim's flag table no longer carries the parser's help text")
-    from autofix.secrets import flag_takes_text
-
-    documented = set()
-    for action in dump["actions"]:
-        longs = [o for o in action["option_strings"] if o.startswith("--")]
-        if longs and flag_takes_text(action) and documents_a_secret(action.get("help") or ""):
-            documented.add(max(longs, key=len)[2:])
-    assert documented == known_secret_flags()
-
-
 def test_a_user_config_file_flag_with_secret_flags_is_refused() -> None:
     """Secret flags reach SGLang in a --config file of autofix's own; SGLang reads one
     --config only, so the user's own config flag and a secret flag cannot go together."""

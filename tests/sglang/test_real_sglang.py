@@ -113,3 +113,32 @@ def test_every_real_capture_is_searched_to_a_pass(sglang_python: str) -> None:
     mean_attempts = sum(r.attempts for r in passed) / len(passed)
     mean_budget = sum(r.budget for r in passed) / len(passed)
     assert mean_attempts <= mean_budget
+
+
+PARSER_DUMP = """
+import argparse, json
+from sglang.srt.server_args import ServerArgs
+parser = argparse.ArgumentParser()
+ServerArgs.add_cli_args(parser)
+print(json.dumps([
+    {"option_strings": a.option_strings, "help": a.help or "", "cls": type(a).__name__,
+     "type": getattr(a.type, "__name__", None) if a.type else None, "choices": list(a.choices) if a.choices else None,
+     "nargs": a.nargs}
+    for a in parser._actions
+]))
+"""
+
+
+def test_secret_facts_match_the_real_parser(sglang_python: str) -> None:
+    """strategies/sglang.flags.json marks as secret exactly the text-valued flags whose
+    help in the real 0.5.23 parser says they hold a key, token, secret or password."""
+    from autofix.secrets import documents_a_secret, flag_takes_text, known_secret_flags
+
+    done = subprocess.run([sglang_python, "-c", PARSER_DUMP], capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    documented = set()
+    for action in json.loads(done.stdout.strip().splitlines()[-1]):
+        longs = [o for o in action["option_strings"] if o.startswith("--")]
+        if longs and flag_takes_text(action) and documents_a_secret(action["help"]):
+            documented.add(max(longs, key=len)[2:])
+    assert documented == known_secret_flags()
