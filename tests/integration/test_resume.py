@@ -13,31 +13,13 @@ from typing import Any
 import pytest
 
 from ..conftest import ROOT
-from .helpers import cli, launched_and_running, sim_env
+from .helpers import cli, launched_and_running, left_running, sim_env
 
 pytestmark = pytest.mark.integration
 
 
 def history(cwd: Path, run: int) -> list[dict[str, Any]]:
     return list(json.loads(cli("history", str(run), "--json", cwd=cwd).stdout)["attempts"])
-
-
-def candidate_processes() -> list[str]:
-    out = []
-    for proc in Path("/proc").iterdir():
-        if proc.name.isdigit():
-            try:
-                cmd = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-                stat = (proc / "stat").read_text()
-            except OSError:
-                continue
-            if (
-                "sglang.launch_server" in cmd
-                and "--model-path /models/Kimi-K2.6" in cmd
-                and stat.rsplit(")", 1)[1].split()[0] != "Z"
-            ):
-                out.append(cmd)
-    return out
 
 
 def test_sigkill_mid_attempt_then_resume(tmp_path: Path) -> None:
@@ -63,7 +45,7 @@ def test_sigkill_mid_attempt_then_resume(tmp_path: Path) -> None:
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     assert history(tmp_path, 1)[-1]["state"] == "running"  # the truth at the moment of death
-    assert candidate_processes(), "the launched candidate outlives its controller"
+    assert left_running(tmp_path), "the launched candidate outlives its controller"
 
     done = cli("search", "--base", str(base), "--host", "sim", "--resume", "1", "--json", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
@@ -76,7 +58,8 @@ def test_sigkill_mid_attempt_then_resume(tmp_path: Path) -> None:
     assert len({a["seq"] for a in rows}) == len(rows) == result["attempts"]
     interrupted = next(a for a in rows if a["state"] == "interrupted")
     assert rows[-1]["args"] == interrupted["args"]  # the interrupted candidate was tried again
-    assert candidate_processes() == []
+    time.sleep(1.0)
+    assert left_running(tmp_path) == []
 
     again = cli("search", "--base", str(base), "--host", "sim", "--json", cwd=tmp_path)
     assert again.returncode == 0, again.stderr
