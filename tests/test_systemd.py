@@ -255,8 +255,9 @@ def test_secrets_reach_no_sink_of_a_whole_search_through_systemd(
     import time
 
     from autofix import logs
-    from autofix.cli import SearchView
+    from autofix.cli import err
     from autofix.export import ExportContext, render
+    from autofix.view import SearchView
 
     secrets = ["hf_WholeRun1secret", "sk-WholeRun2secret", "wmWholeRun3secret"]
     text = (ROOT / "examples" / "k26-eagle3.yaml").read_text()
@@ -271,7 +272,7 @@ def test_secrets_reach_no_sink_of_a_whole_search_through_systemd(
     assert "watermark-config" not in config.secrets.flags
     host = LocalHost(workdir=str(tmp_path / "work"))
     logs.configure(json_lines=True, verbose=True)
-    view = SearchView(config, quiet=False)
+    view = SearchView(err, config.unit)
     runner = Runner(
         config,
         SearchOptions(

@@ -38,7 +38,7 @@ def test_reboot_mid_attempt_is_host_lost_and_the_candidate_is_retried(tmp_path: 
     runner: Runner
 
     def reboot(event: object) -> None:
-        handle = runner._launched_handle
+        handle = runner.executor.launched
         if isinstance(event, GateProgress) and handle is not None and not rebooted:
             rebooted.append(True)
             for name in ("pid", "supervisor.pid"):
