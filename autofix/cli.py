@@ -79,11 +79,19 @@ def handles_errors(fn: F) -> F:
 @click.version_option(package_name="autofix")
 def main(log_json: bool, verbose: bool) -> None:
     """autofix: find an SGLang launch config that passes every gate, and keep the record."""
-    from . import logs
-
     # Started quietly (autofix/__main__.py); from here Ctrl-C is each command's to handle.
     signal.signal(signal.SIGINT, signal.default_int_handler)
-    logs.configure(json_lines=log_json, verbose=verbose)
+    click.get_current_context().obj = {"json_lines": log_json, "verbose": verbose}
+    if log_json or verbose:
+        _configure_logs()
+
+
+def _configure_logs() -> None:
+    """structlog set up as the group's options say. The search does it always (its warnings
+    are logs); the review commands log nothing without -v, and skip the import."""
+    from . import logs
+
+    logs.configure(**(click.get_current_context().find_root().obj or {}))
 
 
 # --- search ----------------------------------------------------------------------------------
@@ -143,6 +151,7 @@ def search(
     from .config import load_base
     from .searching import SearchRequest
 
+    _configure_logs()
     request = SearchRequest(
         bases=base_paths,
         host=host_opt,
@@ -729,8 +738,12 @@ def _dot_to_svg(dot: str) -> str:
 def classify_cmd(source: str, gate: str, target_opt: str | None, as_json: bool, python_path: str | None) -> None:
     """Classify journal text offline and suggest moves.
 
-    SOURCE is a file, or - for standard input: `journalctl -u UNIT | autofix classify -`
-    (any journalctl output form, docker or kubectl logs, a paste of an issue's log).
+    SOURCE is a file, or - for standard input (any journalctl output form, docker or
+    kubectl logs, a paste of an issue's log), e.g.:
+
+    \b
+        journalctl -u UNIT | autofix classify -
+        journalctl -u UNIT -o json | autofix classify - --json
     """
     from .catalog import load_catalog
     from .classify import classify, engine_of

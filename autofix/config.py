@@ -17,10 +17,12 @@ replaced: the only text of it the store ever sees.
 from __future__ import annotations
 
 import difflib
+import json
 import re
 import sys
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -193,6 +195,7 @@ def parse_base(
         name = re.sub(r"[^A-Za-z0-9:_.@-]", "-", name).strip("-") or "sglang"
     manager = _opt(service, "manager", source, "service", "systemd")
     family = _family(data.get("target"), launch.get("module"), source)
+    _check_value_types(args, family, source)
     default_pinned = VLLM_PINNED if family == "vllm" else DEFAULT_PINNED
     base = Candidate.build(args, env)
     own = tuple(_opt(search, "secrets", source, "search", []))
@@ -234,6 +237,55 @@ def parse_base(
         secrets=secrets,
         stored_text=_stored_text(data, secrets, source),
     )
+
+
+# The parser types whose values autofix can check at load, as argparse would convert them.
+_NUMBER_TYPES = {"int": "an integer", "float": "a number"}
+
+
+@lru_cache(maxsize=4)
+def _flag_types(family: str) -> tuple[dict[str, str], dict[str, str]]:
+    """flag -> its parser type, and alias -> flag, from strategies/<family>.flags.json (the
+    target's own parser as dumped: facts). Empty when the table is missing."""
+    from .resources import data_path
+
+    try:
+        data = json.loads((data_path("strategies") / f"{family}.flags.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}, {}
+    flags = {str(f): str(i.get("type")) for f, i in (data.get("flags") or {}).items() if isinstance(i, dict)}
+    aliases = {str(a): str(f) for a, f in (data.get("aliases") or {}).items()}
+    return flags, aliases
+
+
+def _known_flag(spelling: str, flags: Mapping[str, str], aliases: Mapping[str, str]) -> str | None:
+    """The flag a spelling names as the parser reads it: itself, an alias, or a prefix that
+    names one flag only (argparse's abbreviations: --tp is --tp-size)."""
+    if spelling in flags:
+        return spelling
+    if spelling in aliases:
+        return aliases[spelling]
+    named = {aliases.get(n, n) for n in (*flags, *aliases) if n.startswith(spelling)}
+    return named.pop() if len(named) == 1 else None
+
+
+def _check_value_types(args: Mapping[str, object], family: str, source: str) -> None:
+    """A value that is no number in any spelling (``tp: eight``) for a flag the target's
+    parser reads as a number is bad input found at load, naming the key, not a search that
+    dies in argparse. A number spelled the parser's way or not (``2.0`` for an int,
+    ``0,85``) is left to the search, whose repair reads what the user meant."""
+    flags, aliases = _flag_types(family)
+    for spelling, value in args.items():
+        flag = _known_flag(str(spelling), flags, aliases)
+        what = _NUMBER_TYPES.get(flags.get(flag, "")) if flag else None
+        if what is None or value is None or value is False:
+            continue
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, bool) or not any(ch.isdigit() for ch in str(item)):
+                engine = "vLLM" if family == "vllm" else "SGLang"
+                _fail(
+                    source, f"launch.args.{spelling}", f"must be {what} ({engine}'s --{flag} takes one), got {item!r}"
+                )
 
 
 def _family(declared: object, module: object, source: str) -> str:

@@ -18,7 +18,7 @@ class RunStarted:
     target_version: str
     simulated: bool
     max_attempts: int = 0
-    started: float = 0.0  # time.monotonic() at the start of the search
+    started: float | None = None  # time.monotonic() at the start of the search
 
 
 @dataclass(frozen=True)

@@ -267,7 +267,7 @@ class HostExecutor:
         bind = str(candidate.arg("host") or "127.0.0.1")
         # SGLang's --model-path, vLLM's --model (served under that name by default).
         model_path = str(candidate.arg("model" if self.target.family == "vllm" else "model-path") or "")
-        timeouts = {Gate.READY: self.config.gates.ready_timeout}
+        timeouts = {Gate.START: self.config.gates.start_settle, Gate.READY: self.config.gates.ready_timeout}
         return LiveGates(
             watch=watch,
             base_url=f"http://{self.host.http_address(bind)}:{port}",

@@ -114,7 +114,7 @@ class Watch:
     def _last(self, text: str) -> None:
         lines = [ln for ln in text.splitlines() if ln.strip()]
         if lines:
-            self.last_line = lines[-1][-200:]
+            self.last_line = lines[-1][:400]  # its start: where a log line says what it is about
 
     def _reconnect(self) -> None:
         """The watcher went quiet or its session dropped: ask the host, then watch again."""

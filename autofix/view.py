@@ -35,6 +35,8 @@ _INVISIBLE |= {chr(c) for c in range(0x2066, 0x206A)}
 
 # SGLang's (tqdm's) shard progress: "Loading safetensors checkpoint shards:  45% Completed | 29/64"
 _SHARDS = re.compile(r"checkpoint shards:\s*(\d{1,3})%[^|]*\|\s*(\d+)/(\d+)")
+# SGLang's log prefix "[2026-05-25 19:34:29 TP3] ": the rank tag says more than the clock.
+_LOG_PREFIX = re.compile(r"^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?: ([^\]]+))?\]\s*")
 PLAIN_EVERY_S = 30.0  # off a terminal: one progress line per gate this often
 
 
@@ -57,8 +59,10 @@ def escape(text: str) -> str:
 
 
 def fit(text: str, width: int) -> str:
-    """``text`` in at most ``width`` columns, shortened at a word with an ellipsis."""
-    text = " ".join(text.split())
+    """``text`` on one line of at most ``width`` columns (its indentation kept), shortened
+    at a word with an ellipsis."""
+    indent = text[: len(text) - len(text.lstrip(" "))]
+    text = indent + " ".join(text.split())
     if len(text) <= width:
         return text
     if width <= 1:
@@ -113,7 +117,7 @@ class SearchView:
         self.started = clock()
         self.waiting: _Waiting | None = None
         self.shards: tuple[int, int] | None = None
-        self._last_plain = 0.0
+        self._last_plain: float | None = None
         self._lock = threading.Lock()
 
     @property
@@ -131,7 +135,8 @@ class SearchView:
         self.close()
         if isinstance(event, RunStarted):
             self.max_attempts = event.max_attempts
-            self.started = event.started or self.started
+            if event.started is not None:
+                self.started = event.started
             sim = " (simulated host)" if event.simulated else ""
             line = f"run {event.run.id} {event.run.name} on {event.run.host}: target {event.run.target} "
             self._print(line + f"{event.target_version}{sim}", style="bold")
@@ -168,7 +173,7 @@ class SearchView:
         self.waiting = _Waiting(event.gate.value, event.elapsed, event.timeout, event.line, self.shards)
         if not self.live_ok:
             now = self.clock()
-            if now - self._last_plain >= PLAIN_EVERY_S:
+            if self._last_plain is None or now - self._last_plain >= PLAIN_EVERY_S:
                 self._last_plain = now
                 self.console.print(self.status_line().plain, markup=False, highlight=False, soft_wrap=True)
             return
@@ -192,21 +197,23 @@ class SearchView:
         parts.append(f"run {_clock(self.clock() - self.started)}")
         head = "  ".join(parts)
         room = self.width - len(head) - 2
-        last = fit(clean(w.line), room) if room >= 12 else ""
+        said = _LOG_PREFIX.sub(lambda m: f"{m.group(1)}: " if m.group(1) else "", clean(w.line).strip())
+        last = fit(said, room) if room >= 12 else ""
         text = Text(head, style="bold")
         if last:
             text.append("  " + last, style="dim")
         return text
 
     def _print(self, text: str, style: str | None = None) -> None:
-        self.console.print(Text(text, style=style or ""), soft_wrap=True, no_wrap=True, overflow="ignore")
+        line = fit(text, self.width)
+        self.console.print(Text(line, style=style or ""), soft_wrap=True, no_wrap=True, overflow="ignore")
 
     def close(self) -> None:
         if self.live is not None:
             self.live.stop()
             self.live = None
         self.waiting = None
-        self._last_plain = 0.0
+        self._last_plain = None
 
     def summary(self, result: Any) -> None:
         """The end: PASSED (what the winner gave up and added, the command to export) or why not."""
@@ -214,21 +221,19 @@ class SearchView:
         run, attempts, launches, winner = result.run, result.attempts, result.launches, result.winner
         took = _clock(self.clock() - self.started)
         if winner is None:
+            self._print(f"{run.status.value.upper()} run {run.id}: no candidate passed", style="bold red")
             self._print(
-                f"{run.status.value.upper()} run {run.id}: no candidate passed after {attempts} attempt(s), "
-                f"{launches} GPU launch(es), {took}. Review: autofix history {run.id}",
-                style="bold red",
+                f"   {attempts} attempt(s), {launches} GPU launch(es), {took}; review: autofix history {run.id}"
             )
             return
         self._print(
-            f"PASSED run {run.id}: attempt #{winner.seq} (id {winner.id}) passed every gate after "
-            f"{attempts} attempt(s), {launches} GPU launch(es), {took}.",
-            style="bold green",
+            f"PASSED run {run.id}: attempt #{winner.seq} (id {winner.id}) passed every gate", style="bold green"
         )
+        self._print(f"   {attempts} attempt(s), {launches} GPU launch(es), {took}")
         for text in result.gave_up:
-            self._print(fit(f"   gave up: {clean(text)}", self.width))
+            self._print(f"   gave up: {clean(text)}")
         for text in result.added:
-            self._print(fit(f"   added:   {clean(text)}", self.width))
+            self._print(f"   added: {clean(text)}")
         if not result.gave_up:
             self._print("   gave up: nothing the base asked for")
         self._print(f"   export it: autofix export {run.id} -o {self.unit}.service")

@@ -94,9 +94,24 @@ def test_unknown_records_and_bad_urls() -> None:
     with pytest.raises(UnknownRecord):
         store.attempt(42)
     with pytest.raises(StoreError):
-        open_store("not a url at all")
+        open_store("nosuchdatabase://somewhere/x")
     with pytest.raises(StoreError):
         open_store("sqlite:////nonexistent-dir/x/runs.db")
+    with pytest.raises(StoreError):
+        open_store("/nonexistent-dir/x/runs.db")
+
+
+def test_a_path_is_a_sqlite_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """--db runs.db, --db /abs/y.db and AUTOFIX_DB=~/z.db are SQLite files at those paths."""
+    monkeypatch.chdir(tmp_path)
+    open_store("runs.db").create_run(name="n", base_path="b", base_text="", host="h", target="t")
+    assert (tmp_path / "runs.db").exists()
+    open_store(str(tmp_path / "y.db")).runs()
+    assert (tmp_path / "y.db").exists()
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("AUTOFIX_DB", "~/z.db")
+    open_store().runs()
+    assert (tmp_path / "z.db").exists()
 
 
 def test_committed_database_of_every_earlier_revision_upgrades(tmp_path: Path) -> None:
