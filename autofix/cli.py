@@ -94,6 +94,88 @@ def _configure_logs() -> None:
     logs.configure(**(click.get_current_context().find_root().obj or {}))
 
 
+# --- init ------------------------------------------------------------------------------------
+
+MAX_IMPORT_BYTES = 1 << 20
+
+
+@main.command()
+@click.option("--from-unit", "unit_path", metavar="FILE", help="The systemd unit that runs the server ('-': stdin).")
+@click.option("--from-cmd", "command_text", metavar="CMD", help="The server's command line ('-': read it from stdin).")
+@click.option("--host", "host_opt", help="The host it runs on: [user@]address[:port], local or sim (default local).")
+@click.option("--name", help="The base's name (default: the unit's, or the model's for a command).")
+@click.option("-o", "--output", help="Write the base YAML to this file (atomically) instead of stdout.")
+@click.option("--force", is_flag=True, help="Replace --output if it exists.")
+@handles_errors
+def init(
+    unit_path: str | None,
+    command_text: str | None,
+    host_opt: str | None,
+    name: str | None,
+    output: str | None,
+    force: bool,
+) -> None:
+    """Write a base config from what runs today: a systemd unit or a command line.
+
+    \b
+      autofix init --from-unit /etc/systemd/system/sglang-k26.service --host root@gpu1 -o k26.yaml
+      autofix init --from-cmd "python -m sglang.launch_server --model-path Qwen/Qwen3-8B --tp 2"
+      ssh gpu1 systemctl cat sglang-k26 | autofix init --from-unit - --name sglang-k26
+    """
+    if (unit_path is None) == (command_text is None):
+        raise InputError("give what to import: --from-unit FILE or --from-cmd CMD (one of them)")
+    if output and not force and Path(output).exists():
+        raise InputError(f"{output}: exists; give --force to replace it")
+    imported, _ = _import_base(unit_path, command_text, host_opt, name)
+    if output:
+        write_atomically(output, imported.yaml_text, mode=0o600 if imported.holds_secret else 0o644)
+        err.print(f"wrote {escape(output)}: search it with autofix search --base {escape(output)}")
+    else:
+        click.echo(imported.yaml_text, nl=False)
+
+
+def _import_base(
+    unit_path: str | None, command_text: str | None, host: str | None, name: str | None
+) -> tuple[Any, str]:
+    """The imported base (checked as a base config) and the source it names; notes on stderr."""
+    from .config import parse_base
+    from .importing import from_command, from_unit
+
+    if unit_path is not None:
+        source = "<stdin>" if unit_path == "-" else unit_path
+        text = _read_input(unit_path, "--from-unit")
+        file_name = Path(unit_path).name if unit_path != "-" else (name or "")
+        if not file_name:
+            raise InputError("--from-unit -: give --name, the unit's name (stdin has no file name)")
+        imported = from_unit(text, source=source, file_name=file_name, host=host or "local", name=name)
+    else:
+        assert command_text is not None
+        source = "<stdin>" if command_text == "-" else "--from-cmd"
+        text = _read_input("-", "--from-cmd") if command_text == "-" else command_text
+        imported = from_command(text, source=source, host=host or "local", name=name)
+    parse_base(imported.yaml_text, source=f"{source} (imported)")  # what is written is a valid base
+    for note in imported.notes:
+        err.print(f"[yellow]note:[/] {escape(note)}")
+    return imported, source
+
+
+def _read_input(path: str, option: str) -> str:
+    try:
+        if path == "-":
+            data = sys.stdin.buffer.read(MAX_IMPORT_BYTES + 1)
+        else:
+            with open(path, "rb") as fh:
+                data = fh.read(MAX_IMPORT_BYTES + 1)
+    except OSError as exc:
+        raise InputError(f"{option} {path}: cannot read: {exc.strerror}") from None
+    if len(data) > MAX_IMPORT_BYTES:
+        raise InputError(f"{option} {path}: more than 1 MB: not a unit file or a command line")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError(f"{option} {path}: not UTF-8 text") from None
+
+
 # --- search ----------------------------------------------------------------------------------
 
 
@@ -101,10 +183,11 @@ def _configure_logs() -> None:
 @click.option(
     "--base",
     "base_paths",
-    required=True,
     multiple=True,
     help="The base config YAML. Repeat it for several bases: each free host of --hosts takes the next one.",
 )
+@click.option("--from-unit", "unit_path", metavar="FILE", help="Import the base from a systemd unit (as init does).")
+@click.option("--from-cmd", "command_text", metavar="CMD", help="Import the base from a command line ('-': stdin).")
 @click.option("--host", "host_opt", help="sim | local | [user@]address[:port]; overrides the YAML's host.")
 @click.option("--hosts", "hosts_opt", help="Several hosts (comma list): the frontier runs one candidate per host.")
 @click.option(
@@ -134,6 +217,8 @@ def _configure_logs() -> None:
 @handles_errors
 def search(
     base_paths: tuple[str, ...],
+    unit_path: str | None,
+    command_text: str | None,
     host_opt: str | None,
     hosts_opt: str | None,
     target_opt: str | None,
@@ -147,10 +232,17 @@ def search(
     explore: int,
     no_cache: bool,
 ) -> None:
-    """Search for a config that passes every gate, starting from --base."""
-    from .config import load_base
+    """Search for a config that passes every gate, starting from --base (or --from-unit / --from-cmd)."""
+    from .config import load_base, parse_base
     from .searching import SearchRequest
 
+    given = sum((bool(base_paths), unit_path is not None, command_text is not None))
+    if given != 1:
+        raise InputError("give the base: --base FILE, --from-unit FILE or --from-cmd CMD (one of them)")
+    imported = None
+    if not base_paths:
+        imported, source = _import_base(unit_path, command_text, host_opt, None)
+        base_paths = (source,)
     _configure_logs()
     request = SearchRequest(
         bases=base_paths,
@@ -168,7 +260,10 @@ def search(
         use_cache=not no_cache,
     )
     # Every base is read and checked before anything runs: nothing half-done on bad input.
-    configs = [load_base(path) for path in request.bases]
+    if imported is not None:
+        configs = [parse_base(imported.yaml_text, source=base_paths[0])]
+    else:
+        configs = [load_base(path) for path in request.bases]
     if len(configs) > 1:
         _search_fleet(request, configs)
     _search_one(request, configs[0])
@@ -182,7 +277,7 @@ def _told(text: str) -> None:
 def _search_one(request: SearchRequest, config: BaseConfig) -> NoReturn:
     """One base: one search, over one host or the frontier of several."""
     from .catalog import load_catalog
-    from .run import Runner, require_cwd
+    from .run import Runner, require_launch_paths
     from .searching import open_slots
     from .secrets import kept_out
     from .view import SearchView
@@ -190,7 +285,7 @@ def _search_one(request: SearchRequest, config: BaseConfig) -> NoReturn:
     options = request.options(config, "")
     slots = open_slots(request, config, _told)
     for slot in slots:
-        require_cwd(slot.host, config)
+        require_launch_paths(slot.host, config)
     store = _store(request.db)
     if request.resume is not None:
         previous = store.run(request.resume)
@@ -240,7 +335,7 @@ def _search_fleet(request: SearchRequest, configs: list[BaseConfig]) -> NoReturn
     from .catalog import load_catalog
     from .fleet import Fleet
     from .preflight import ProbePool
-    from .run import Runner, require_cwd
+    from .run import Runner, require_launch_paths
     from .searching import host_and_target, open_host, slot_on
     from .secrets import kept_out
     from .view import FleetView
@@ -253,7 +348,7 @@ def _search_fleet(request: SearchRequest, configs: list[BaseConfig]) -> NoReturn
     hosts = [(i, spec, open_host(spec, i, request.accept_new_host_key, _told)) for i, spec in enumerate(specs)]
     for _, _, host in hosts:
         for config in configs:
-            require_cwd(host, config)
+            require_launch_paths(host, config)
     store = _store(request.db)
     probes = ProbePool()  # one warm probe per host and target, for the searches it runs
     view = FleetView(err, [c.name for c in configs])
@@ -604,7 +699,7 @@ def _shown(value: object) -> str:
 # --- export ----------------------------------------------------------------------------------
 
 
-def write_atomically(path: str, text: str) -> None:
+def write_atomically(path: str, text: str, *, mode: int = 0o644) -> None:
     """Write the whole file or nothing: a temp file in the same directory, then rename.
     Ctrl-C at any moment leaves the old file (or none) and no temp file behind: the temp
     file goes on any exception, and SIGINT waits while the rename happens."""
@@ -619,7 +714,7 @@ def write_atomically(path: str, text: str) -> None:
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())
-        os.chmod(tmp, 0o644)
+        os.chmod(tmp, mode)
         held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
         try:
             os.replace(tmp, target)

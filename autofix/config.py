@@ -40,6 +40,7 @@ FLAG_NAME = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 FLAG_SPELLING = re.compile(r"^-*[A-Za-z0-9_][A-Za-z0-9_.-]*$|^-+ -+[A-Za-z0-9_][A-Za-z0-9_.-]*$")
 ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 UNIT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9:_.@-]*$")
+ENV_FILE = re.compile(r"^-?/[A-Za-z0-9_./@:+-]*$")
 MODULE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 HOST_SPEC = re.compile(r"^(?:[A-Za-z0-9._-]+@)?(?:[A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$")
 NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
@@ -78,6 +79,10 @@ class LaunchConfig:
     python: str = "python3"
     module: str = "sglang.launch_server"
     cwd: str | None = None
+    # Files on the host read at every launch as systemd reads EnvironmentFile= (a leading
+    # "-": may be missing): where the operator's unit keeps its secrets. autofix never reads
+    # them on the controller, so their values reach no store, log or export.
+    env_files: tuple[str, ...] = ()
 
     @property
     def subcommand(self) -> tuple[str, ...]:
@@ -132,7 +137,14 @@ _SCHEMA: dict[str, Any] = {
     "target": "family",
     "host": "host",
     "service": {"manager": "manager", "unit": "unit_name", "conflicts": "unit_list"},
-    "launch": {"python": "command", "module": "module", "args": "args", "env": "env", "cwd": "path"},
+    "launch": {
+        "python": "command",
+        "module": "module",
+        "args": "args",
+        "env": "env",
+        "env_files": "env_file_list",
+        "cwd": "path",
+    },
     "gates": {
         "preflight": {"timeout": "seconds"},
         "start": {"settle": "seconds"},
@@ -214,6 +226,7 @@ def parse_base(
             python=_opt(launch, "python", source, "launch", "python3"),
             module=_opt(launch, "module", source, "launch", DEFAULT_MODULES[family]),
             cwd=_opt(launch, "cwd", source, "launch", None),
+            env_files=tuple(_opt(launch, "env_files", source, "launch", [])),
         ),
         gates=GatesConfig(
             preflight_timeout=_gate(gates, "preflight", "timeout", source, 120.0),
@@ -708,6 +721,22 @@ def _path(value: object, source: str, path: str) -> None:
         _fail(source, path, f"must be an absolute path on the host, got {value!r}")
 
 
+def _env_file_list(value: object, source: str, path: str) -> None:
+    if not isinstance(value, list):
+        _fail(source, path, "must be a list of absolute paths on the host (a leading '-': may be missing)")
+    for i, item in enumerate(value):
+        _text_value(item, source, f"{path}[{i}]")
+        if not ENV_FILE.match(str(item)):
+            # Written into EnvironmentFile= as is, where systemd takes the rest of the line
+            # verbatim (% starts a specifier): plain path characters only.
+            _fail(
+                source,
+                f"{path}[{i}]",
+                "must be an absolute path on the host of letters, digits and _./@:+- "
+                f"(a leading '-': may be missing), got {item!r}",
+            )
+
+
 _CHECKS: dict[str, Any] = {
     "unit_name": _unit_name,
     "unit_list": _unit_list,
@@ -719,6 +748,7 @@ _CHECKS: dict[str, Any] = {
     "command": _command,
     "module": _module,
     "path": _path,
+    "env_file_list": _env_file_list,
     "text": _text_value,
     "args": lambda v, s, p: None,  # checked with the launch section
     "env": lambda v, s, p: None,

@@ -225,7 +225,9 @@ class HostExecutor:
         self.launched = planned
         hold("start")
         try:
-            handle = self.services.start(name, candidate, self.target, self.config.launch.cwd)
+            handle = self.services.start(
+                name, candidate, self.target, self.config.launch.cwd, env_files=self.config.launch.env_files
+            )
         except HostLost as exc:
             # The answer was lost with the connection: whatever did start is stopped (any
             # other host fault reaches outcome(), which stops it too and ends the search).

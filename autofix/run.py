@@ -68,7 +68,7 @@ __all__ = [
     "default_gates",
     "explore_variants",
     "gate_plan",
-    "require_cwd",
+    "require_launch_paths",
 ]
 
 log = get_logger("autofix.run")
@@ -119,12 +119,15 @@ def default_gates(config: BaseConfig) -> tuple[Gate, ...]:
     return tuple(gates)
 
 
-def require_cwd(host: Host, config: BaseConfig) -> None:
-    """``launch.cwd`` exists on the host: a config error found before anything runs, not
-    a start that fails on every candidate."""
+def require_launch_paths(host: Host, config: BaseConfig) -> None:
+    """``launch.cwd`` and every required ``launch.env_files`` entry exist on the host: a
+    config error found before anything runs, not a start that fails on every candidate."""
     cwd = config.launch.cwd
     if cwd and not host.run(["test", "-d", cwd], timeout=30).ok:
         raise ConfigError(config.source, "launch.cwd", f"{cwd}: no such directory on {host.name}")
+    for i, path in enumerate(config.launch.env_files):
+        if not path.startswith("-") and not host.run(["test", "-e", path], timeout=30).ok:
+            raise ConfigError(config.source, f"launch.env_files[{i}]", f"{path}: no such file on {host.name}")
 
 
 def gate_plan(gates: Sequence[Gate], settings: GatesConfig) -> GatePlan:
