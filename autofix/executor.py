@@ -274,7 +274,7 @@ class HostExecutor:
             watch=watch,
             base_url=f"http://{self.host.http_address(bind)}:{port}",
             settings=self.config.gates,
-            progress=lambda g, t, line: self.emit(GateProgress(g, t, line, timeouts.get(g))),
+            progress=lambda g, t, line: self.emit(GateProgress(g, t, line, timeouts.get(g), watch.shards)),
             engine=self.target.family,
             http=self.http,
             who_answers=lambda: self._who_answers(port, handle),

@@ -22,7 +22,7 @@ from rich.live import Live
 from rich.markup import escape as _markup_escape
 from rich.text import Text
 
-from .events import AttemptDone, AttemptStarted, Event, GateDone, GateProgress, Notice, RunStarted
+from .events import AttemptDone, AttemptStarted, Event, GateDone, GateProgress, Notice, RunStarted, shard_progress
 from .model import AttemptState
 from .secrets import kept_out
 
@@ -33,8 +33,6 @@ _INVISIBLE = {chr(c) for c in (*range(0x00, 0x20), *range(0x7F, 0xA0))} - {"\n",
 _INVISIBLE |= {"\u061c", "\u200e", "\u200f", "\u2028", "\u2029", *map(chr, range(0x202A, 0x202F))}
 _INVISIBLE |= {chr(c) for c in range(0x2066, 0x206A)}
 
-# SGLang's (tqdm's) shard progress: "Loading safetensors checkpoint shards:  45% Completed | 29/64"
-_SHARDS = re.compile(r"checkpoint shards:\s*(\d{1,3})%[^|]*\|\s*(\d+)/(\d+)")
 # SGLang's log prefix "[2026-05-25 19:34:29 TP3] ": the rank tag says more than the clock.
 _LOG_PREFIX = re.compile(r"^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?: ([^\]]+))?\]\s*")
 PLAIN_EVERY_S = 30.0  # off a terminal: one progress line per gate this often
@@ -72,12 +70,6 @@ def fit(text: str, width: int) -> str:
     if space >= width // 2:  # a word boundary not too far back; else cut the long word
         cut = cut[:space]
     return cut.rstrip(" ,;:") + "…"
-
-
-def shard_progress(line: str) -> tuple[int, int] | None:
-    """(shards loaded, shards) from a weight-loading progress line, if it is one."""
-    found = _SHARDS.search(line)
-    return (int(found.group(2)), int(found.group(3))) if found else None
 
 
 def bar(done: int, total: int, width: int = 20) -> str:
@@ -167,7 +159,7 @@ class SearchView:
             self._print(f"   -> {a.state.value}")
 
     def _progress(self, event: GateProgress) -> None:
-        shards = shard_progress(event.line)
+        shards = event.shards or shard_progress(event.line)
         if shards is not None:
             self.shards = shards
         self.waiting = _Waiting(event.gate.value, event.elapsed, event.timeout, event.line, self.shards)

@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 import pytest
 from rich.console import Console
 
-from autofix.events import AttemptDone, AttemptStarted, GateDone, GateProgress, Notice, RunStarted
+from autofix.events import AttemptDone, AttemptStarted, GateDone, GateProgress, Notice, RunStarted, shard_progress
 from autofix.model import (
     Attempt,
     AttemptState,
@@ -26,7 +26,7 @@ from autofix.model import (
     RunStatus,
 )
 from autofix.search import Pick
-from autofix.view import SearchView, bar, fit, shard_progress
+from autofix.view import SearchView, bar, fit
 
 LONG = (
     "ValueError: speculative_eagle_topk > 1 with page_size > 1 is only supported on ('flashinfer', 'fa3', "
@@ -126,3 +126,13 @@ def test_the_end_says_what_changed_and_how_to_export() -> None:
     assert "PASSED run 1: attempt #3" in text and "1:01" in text
     assert "gave up: --speculative-eagle-topk: 4 -> 1" in text and "added: --speculative-num-steps 2" in text
     assert "export it: autofix export 1 -o sglang-k26-eagle3.service" in text
+
+
+def test_the_bar_follows_the_shards_the_watch_saw_not_only_the_line_shown() -> None:
+    buffer = io.StringIO()
+    console = Console(file=buffer, width=120, force_terminal=False, color_system=None)
+    view = SearchView(console, "sglang-k26", clock=lambda: 0.0)
+    view.on_event(RunStarted(RUN, "0.5.23", True, max_attempts=12, started=0.0))
+    view.on_event(GateProgress(Gate.READY, 3.0, "[TP0] Load weight end. elapsed=9.1 s", 900.0, (64, 64)))
+    (line,) = [ln for ln in buffer.getvalue().splitlines() if " ready " in ln]
+    assert "64/64 shards" in line and bar(64, 64) in line
