@@ -1,6 +1,6 @@
 """How long each command takes to start and answer, beside ``python -c pass``.
 
-The goal (issue #16): ``autofix --help``, ``history``, ``show``, ``export`` and every
+The goal (issue #16): ``autofix --help``, ``history``, ``show``, ``export``, ``init`` and every
 bad-input error answer in <= 0.5 s. Each command is run REPEAT times against a store made
 by one seed search on the sim host; the median wall time is printed beside the interpreter's
 own start, the floor no command can beat.
@@ -21,6 +21,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 GOAL_S = 0.5
+SEED_UNIT = ROOT / "tests" / "data" / "units" / "sglang-k26-eagle3.service"
 
 
 def _time(argv: list[str], cwd: Path, env: dict[str, str], repeat: int) -> tuple[float, int]:
@@ -55,6 +56,8 @@ def main() -> int:
             "autofix export 1": [*autofix, "export", "1"],
             "autofix search (bad input)": [*autofix, "search", "--base", str(bad), "--host", "sim"],
             "autofix history 99 (unknown run)": [*autofix, "history", "99"],
+            "autofix init --from-unit (seed)": [*autofix, "init", "--from-unit", str(SEED_UNIT)],
+            "autofix init --from-cmd (docker)": [*autofix, "init", "--from-cmd", "docker run x python -m m"],
         }
         print(f"{'command':<36} {'median':>8} {'exit':>5}  goal <= {GOAL_S} s")
         for name, argv in commands.items():
