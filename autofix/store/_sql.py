@@ -18,6 +18,8 @@ from __future__ import annotations
 import fcntl
 import json
 import re
+import sqlite3
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -110,7 +112,7 @@ class SqlStore:
         cfg = Config()
         cfg.set_main_option("script_location", str(data_path("migrations")))
         script = ScriptDirectory.from_config(cfg)
-        with self._migration_turn(), self.engine.begin() as conn:
+        with self._migration_turn(), self.engine.connect() as conn, _all_or_nothing(conn):
             if conn.dialect.name == "postgresql":
                 conn.exec_driver_sql("SELECT pg_advisory_xact_lock(727370)")
             before = MigrationContext.configure(conn).get_current_heads()
@@ -508,15 +510,59 @@ class SqlStore:
             ]
 
 
+@contextmanager
+def _all_or_nothing(conn: Connection) -> Iterator[None]:
+    """One transaction around the whole migration, DDL included. PostgreSQL's DDL is
+    transactional as is. Python's sqlite3 driver opens a transaction before an INSERT or
+    UPDATE only, so each CREATE TABLE would commit on its own, and a controller killed
+    halfway left tables without the revision that made them (the next open: "table runs
+    already exists"). On SQLite the migration takes the driver's transactions into its own
+    hands for as long as it runs: BEGIN IMMEDIATE, then COMMIT, or ROLLBACK on any error."""
+    if conn.dialect.name != "sqlite":
+        with conn.begin():
+            yield
+        return
+    raw = conn.connection.dbapi_connection
+    assert raw is not None
+    driver_mode = raw.isolation_level
+    raw.isolation_level = None  # the driver issues no BEGIN or COMMIT of its own
+    try:
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            conn.exec_driver_sql("ROLLBACK")
+            raise
+        conn.exec_driver_sql("COMMIT")
+    finally:
+        raw.isolation_level = driver_mode  # the pooled connection goes back as it came
+
+
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cursor = dbapi_conn.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA busy_timeout=30000")
+    cursor.execute("PRAGMA busy_timeout=30000")  # first: what follows waits its turn
+    if str(cursor.execute("PRAGMA journal_mode").fetchone()[0]).lower() != "wal":
+        _switch_to_wal(cursor)
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA synchronous=NORMAL")
     # Rows rewritten to take a secret out leave no copy in freed pages.
     cursor.execute("PRAGMA secure_delete=ON")
     cursor.close()
+
+
+def _switch_to_wal(cursor: Any, patience_s: float = 30.0) -> None:
+    """WAL mode, set once per database file (it persists). Switching needs the database to
+    itself, and SQLite answers "database is locked" at once rather than waiting when another
+    connection holds it (a second process migrating a new store): try again until it is free."""
+    deadline = time.monotonic() + patience_s
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
 
 
 def _first_line(exc: BaseException) -> str:

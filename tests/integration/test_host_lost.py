@@ -79,8 +79,8 @@ def test_a_connection_lost_during_the_start_ends_the_attempt_and_stops_what_star
     class DropsAfterStarting(ProcessManager):
         drops = 1
 
-        def start(self, name, candidate, target, cwd):  # type: ignore[no-untyped-def]
-            handle = super().start(name, candidate, target, cwd)
+        def start(self, name, candidate, target, cwd, env_files=()):  # type: ignore[no-untyped-def]
+            handle = super().start(name, candidate, target, cwd, env_files)
             if self.drops:
                 self.drops -= 1
                 self.started = handle
