@@ -18,60 +18,37 @@ if __name__ == "__main__":  # python -m autofix.cli: a quiet Ctrl-C while the im
 import json
 import os
 import tempfile
-import threading
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 from rich.console import Console
-from rich.markup import escape as _markup_escape
-from rich.status import Status
-from rich.table import Table
 
-from . import logs
-from .catalog import Catalog, load_catalog
-from .classify import classify
-from .config import BaseConfig, load_base, parse_base, parse_duration
-from .errors import AutofixError, ConfigError, InputError
-from .export import FORMATS, ExportContext, render
-from .hosts.base import Host
+from .errors import AutofixError, InputError
 from .model import Attempt, AttemptState, Gate, Run, RunStatus, diff
-from .secrets import kept_out
-from .services import ServiceManager
-from .store import Store, default_url, open_store
-from .targets import Target
-from .tracebacks import parse_stream
+from .view import escape
+
+if TYPE_CHECKING:
+    from .catalog import Catalog
+    from .config import BaseConfig
+    from .hosts.base import Host
+    from .searching import SearchRequest
+    from .store import Store
+
+# Each command imports what it needs when it runs: `autofix --help`, a bad input's error
+# and the review commands start without SQLAlchemy, Alembic, networkx or the catalogue.
 
 EXIT_INTERRUPTED = 130
 F = TypeVar("F", bound=Callable[..., Any])
+DB_HELP = "The store: a SQLite file's path (runs.db) or a SQLAlchemy URL (default runs.db here, or AUTOFIX_DB)."
+EXPORT_FORMATS = ("unit", "argv", "env", "yaml")  # autofix/export.py's FORMATS (a test keeps them equal)
 
 # Piped output (scripts, CI logs) gets wide tables instead of rich's 80-column default.
 err = Console(stderr=True, highlight=False, soft_wrap=True, width=None if sys.stderr.isatty() else 200)
 out = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 200)
-
-
-# Characters a terminal acts on instead of showing: C0/C1 controls (ESC starts a sequence
-# that can retitle the window, move the cursor, rewrite what was printed), DEL, the bidi
-# overrides that reorder a line, and the Unicode line separators.
-_INVISIBLE = {chr(c) for c in (*range(0x00, 0x20), *range(0x7F, 0xA0))} - {"\n", "\t"}
-_INVISIBLE |= {"\u061c", "\u200e", "\u200f", "\u2028", "\u2029", *map(chr, range(0x202A, 0x202F))}
-_INVISIBLE |= {chr(c) for c in range(0x2066, 0x206A)}
-
-
-def visible(text: str) -> str:
-    """``text`` with what a terminal would act on shown as escapes (\\x1b, \\u202e)."""
-    if not any(ch in _INVISIBLE for ch in text):
-        return text
-    return "".join(ch.encode("unicode_escape").decode("ascii") if ch in _INVISIBLE else ch for ch in text)
-
-
-def escape(text: str) -> str:
-    """Text that comes from a server, a model, a log or the store, made fit to print: the
-    run's secrets scrubbed, control characters shown as escapes, rich markup inert."""
-    return _markup_escape(visible(kept_out().scrub(text)))
 
 
 def _fail(exc: AutofixError) -> None:
@@ -104,60 +81,113 @@ def main(log_json: bool, verbose: bool) -> None:
     """autofix: find an SGLang launch config that passes every gate, and keep the record."""
     # Started quietly (autofix/__main__.py); from here Ctrl-C is each command's to handle.
     signal.signal(signal.SIGINT, signal.default_int_handler)
-    logs.configure(json_lines=log_json, verbose=verbose)
+    click.get_current_context().obj = {"json_lines": log_json, "verbose": verbose}
+    if log_json or verbose:
+        _configure_logs()
+
+
+def _configure_logs() -> None:
+    """structlog set up as the group's options say. The search does it always (its warnings
+    are logs); the review commands log nothing without -v, and skip the import."""
+    from . import logs
+
+    logs.configure(**(click.get_current_context().find_root().obj or {}))
+
+
+# --- init ------------------------------------------------------------------------------------
+
+MAX_IMPORT_BYTES = 1 << 20
+
+
+@main.command()
+@click.option("--from-unit", "unit_path", metavar="FILE", help="The systemd unit that runs the server ('-': stdin).")
+@click.option("--from-cmd", "command_text", metavar="CMD", help="The server's command line ('-': read it from stdin).")
+@click.option("--host", "host_opt", help="The host it runs on: [user@]address[:port], local or sim (default local).")
+@click.option("--name", help="The base's name (default: the unit's, or the model's for a command).")
+@click.option("-o", "--output", help="Write the base YAML to this file (atomically) instead of stdout.")
+@click.option("--force", is_flag=True, help="Replace --output if it exists.")
+@handles_errors
+def init(
+    unit_path: str | None,
+    command_text: str | None,
+    host_opt: str | None,
+    name: str | None,
+    output: str | None,
+    force: bool,
+) -> None:
+    """Write a base config from what runs today: a systemd unit or a command line.
+
+    \b
+      autofix init --from-unit /etc/systemd/system/sglang-k26.service --host root@gpu1 -o k26.yaml
+      autofix init --from-cmd "python -m sglang.launch_server --model-path Qwen/Qwen3-8B --tp 2"
+      ssh gpu1 systemctl cat sglang-k26 | autofix init --from-unit - --name sglang-k26
+    """
+    if (unit_path is None) == (command_text is None):
+        raise InputError("give what to import: --from-unit FILE or --from-cmd CMD (one of them)")
+    if output and not force and Path(output).exists():
+        raise InputError(f"{output}: exists; give --force to replace it")
+    imported, _ = _import_base(unit_path, command_text, host_opt, name)
+    if output:
+        write_atomically(output, imported.yaml_text, mode=0o600 if imported.holds_secret else 0o644)
+        err.print(f"wrote {escape(output)}: search it with autofix search --base {escape(output)}")
+    else:
+        click.echo(imported.yaml_text, nl=False)
+
+
+def _import_base(
+    unit_path: str | None, command_text: str | None, host: str | None, name: str | None
+) -> tuple[Any, str]:
+    """The imported base (checked as a base config) and the source it names; notes on stderr."""
+    from .config import parse_base
+    from .importing import from_command, from_unit
+
+    if unit_path is not None:
+        source = "<stdin>" if unit_path == "-" else unit_path
+        text = _read_input(unit_path, "--from-unit")
+        file_name = Path(unit_path).name if unit_path != "-" else (name or "")
+        if not file_name:
+            raise InputError("--from-unit -: give --name, the unit's name (stdin has no file name)")
+        imported = from_unit(text, source=source, file_name=file_name, host=host or "local", name=name)
+    else:
+        assert command_text is not None
+        source = "<stdin>" if command_text == "-" else "--from-cmd"
+        text = _read_input("-", "--from-cmd") if command_text == "-" else command_text
+        imported = from_command(text, source=source, host=host or "local", name=name)
+    parse_base(imported.yaml_text, source=f"{source} (imported)")  # what is written is a valid base
+    for note in imported.notes:
+        err.print(f"[yellow]note:[/] {escape(note)}")
+    return imported, source
+
+
+def _read_input(path: str, option: str) -> str:
+    try:
+        if path == "-":
+            data = sys.stdin.buffer.read(MAX_IMPORT_BYTES + 1)
+        else:
+            with open(path, "rb") as fh:
+                data = fh.read(MAX_IMPORT_BYTES + 1)
+    except OSError as exc:
+        raise InputError(f"{option} {path}: cannot read: {exc.strerror}") from None
+    if len(data) > MAX_IMPORT_BYTES:
+        raise InputError(f"{option} {path}: more than 1 MB: not a unit file or a command line")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError(f"{option} {path}: not UTF-8 text") from None
 
 
 # --- search ----------------------------------------------------------------------------------
-
-
-def _parse_gates(value: str | None, config: BaseConfig) -> tuple[Gate, ...]:
-    from .run import default_gates
-
-    if not value:
-        return default_gates(config)
-    gates: list[Gate] = []
-    for item in value.split(","):
-        name = item.strip()
-        try:
-            gates.append(Gate(name))
-        except ValueError:
-            known = ",".join(g.value for g in Gate)
-            raise InputError(f"--gates: unknown gate {name!r} (choose from {known})") from None
-    return tuple(g for g in Gate if g in gates)
-
-
-def _host_and_target(host_opt: str | None, target_opt: str | None, config: BaseConfig) -> tuple[str, str]:
-    spec = host_opt or config.host
-    if host_opt is not None:
-        try:
-            parse_base(f"host: {json.dumps(host_opt)}\nlaunch: {{args: {{}}}}", source="--host")
-        except ConfigError:
-            raise InputError(f"--host: {host_opt!r} must be sim, local, or [user@]address[:port]") from None
-    family = config.target
-    sim_kind = "vllm-sim" if family == "vllm" else "sim"
-    if spec == "sim":
-        if target_opt not in (None, "sim"):
-            raise InputError(f"--host sim runs the simulated {_ENGINE[family]}; --target must be sim or left out")
-        return "sim", sim_kind
-    if target_opt in ("sglang", "vllm") and target_opt != family:
-        raise InputError(
-            f"--target {target_opt}: {config.source} is a {_ENGINE[family]} base (target: {family}, "
-            f"launch.module {config.launch.module})"
-        )
-    return spec, sim_kind if target_opt in ("sim", "vllm-sim") else family
-
-
-_ENGINE = {"sglang": "SGLang", "vllm": "vLLM"}
 
 
 @main.command()
 @click.option(
     "--base",
     "base_paths",
-    required=True,
     multiple=True,
     help="The base config YAML. Repeat it for several bases: each free host of --hosts takes the next one.",
 )
+@click.option("--from-unit", "unit_path", metavar="FILE", help="Import the base from a systemd unit (as init does).")
+@click.option("--from-cmd", "command_text", metavar="CMD", help="Import the base from a command line ('-': stdin).")
 @click.option("--host", "host_opt", help="sim | local | [user@]address[:port]; overrides the YAML's host.")
 @click.option("--hosts", "hosts_opt", help="Several hosts (comma list): the frontier runs one candidate per host.")
 @click.option(
@@ -166,7 +196,7 @@ _ENGINE = {"sglang": "SGLang", "vllm": "vLLM"}
     type=click.Choice(["sglang", "vllm", "sim"]),
     help="The engine (default: the base's target); sim: its look-alike.",
 )
-@click.option("--db", "db_url", help="SQLAlchemy URL of the store (default sqlite:///runs.db, or AUTOFIX_DB).")
+@click.option("--db", "db_url", help=DB_HELP)
 @click.option("--gates", "gates_opt", help="Comma list out of preflight,start,ready,smoke,bench.")
 @click.option("--max-attempts", type=click.IntRange(min=1), help="Budget: attempts (default from the YAML, 12).")
 @click.option("--max-time", "max_time_opt", help="Budget: wall time, seconds or 2h / 90m.")
@@ -187,6 +217,8 @@ _ENGINE = {"sglang": "SGLang", "vllm": "vLLM"}
 @handles_errors
 def search(
     base_paths: tuple[str, ...],
+    unit_path: str | None,
+    command_text: str | None,
     host_opt: str | None,
     hosts_opt: str | None,
     target_opt: str | None,
@@ -200,308 +232,185 @@ def search(
     explore: int,
     no_cache: bool,
 ) -> None:
-    """Search for a config that passes every gate, starting from --base."""
-    from .run import Runner, SearchOptions, require_cwd
+    """Search for a config that passes every gate, starting from --base (or --from-unit / --from-cmd)."""
+    from .config import load_base, parse_base
+    from .searching import SearchRequest
 
-    # Every base is read and checked before anything runs: nothing half-done on bad input.
-    configs = [load_base(path) for path in base_paths]
-    if len(configs) > 1:
-        _search_fleet(
-            configs,
-            host_opt=host_opt,
-            hosts_opt=hosts_opt,
-            target_opt=target_opt,
-            db_url=db_url,
-            gates_opt=gates_opt,
-            max_attempts=max_attempts,
-            max_time_opt=max_time_opt,
-            as_json=as_json,
-            accept_new_host_key=accept_new_host_key,
-            resume_run=resume_run,
-            explore=explore,
-            no_cache=no_cache,
-        )
-    config = configs[0]
-    gates = _parse_gates(gates_opt, config)
-    max_time = parse_duration(max_time_opt, source="--max-time") if max_time_opt else config.search.max_time
-    host_spec, target_kind = _host_and_target(host_opt, target_opt, config)
-    _require_bench(explore, gates)
-    catalog = load_catalog(family=config.target)
-    sim_load_s = _env_float("AUTOFIX_SIM_LOAD_S")
-    specs = [host_spec]
-    if listed := _host_list(host_opt, hosts_opt):
-        specs = listed
-        for spec in specs:
-            _host_and_target(spec, target_opt, config)
-        host_spec, target_kind = _host_and_target(specs[0], target_opt, config)
-    workers = [_worker(spec, i, target_kind, config, accept_new_host_key, sim_load_s) for i, spec in enumerate(specs)]
-    for worker_host, *_ in workers:
-        require_cwd(worker_host, config)
-    store = open_store(db_url)
-    if resume_run is not None:
-        previous = store.run(resume_run)
-        if previous.host != host_spec or previous.target != target_kind:
-            raise InputError(
-                f"--resume {resume_run}: that run searched {previous.host} ({previous.target}), "
-                f"not {host_spec} ({target_kind}); give the same --host/--target"
-            )
-    host, target, services, label = workers[0]
-    options = SearchOptions(
-        gates=gates,
-        max_attempts=max_attempts or config.search.max_attempts,
-        max_time=max_time,
-        host_label=label,
+    given = sum((bool(base_paths), unit_path is not None, command_text is not None))
+    if given != 1:
+        raise InputError("give the base: --base FILE, --from-unit FILE or --from-cmd CMD (one of them)")
+    imported = None
+    if not base_paths:
+        imported, source = _import_base(unit_path, command_text, host_opt, None)
+        base_paths = (source,)
+    _configure_logs()
+    request = SearchRequest(
+        bases=base_paths,
+        host=host_opt,
+        hosts=hosts_opt,
+        target=target_opt,
+        db=db_url,
+        gates=gates_opt,
+        max_attempts=max_attempts,
+        max_time=max_time_opt,
+        as_json=as_json,
+        accept_new_host_key=accept_new_host_key,
+        resume=resume_run,
         explore=explore,
-    )
-    _interrupt_on_signals()
-    view = SearchView(config, quiet=False)
-    runner = Runner(
-        config,
-        options,
-        store=store,
-        host=host,
-        target=target,
-        catalog=catalog,
-        events=view.on_event,
-        services=services,
-        resume_run=resume_run,
         use_cache=not no_cache,
     )
-    for other_host, other_target, other_services, other_label in workers[1:]:
-        runner.add_worker(
-            Runner(
-                config,
-                replace(options, host_label=other_label),
-                store=store,
-                host=other_host,
-                target=other_target,
-                catalog=catalog,
-                services=other_services,
-                use_cache=not no_cache,
+    # Every base is read and checked before anything runs: nothing half-done on bad input.
+    if imported is not None:
+        configs = [parse_base(imported.yaml_text, source=base_paths[0])]
+    else:
+        configs = [load_base(path) for path in request.bases]
+    if len(configs) > 1:
+        _search_fleet(request, configs)
+    _search_one(request, configs[0])
+
+
+def _told(text: str) -> None:
+    """A host's word while connecting (a retry), shown dim."""
+    err.print(f"[dim]{escape(text)}[/]")
+
+
+def _search_one(request: SearchRequest, config: BaseConfig) -> NoReturn:
+    """One base: one search, over one host or the frontier of several."""
+    from .catalog import load_catalog
+    from .run import Runner, require_launch_paths
+    from .searching import open_slots
+    from .secrets import kept_out
+    from .view import SearchView
+
+    options = request.options(config, "")
+    slots = open_slots(request, config, _told)
+    for slot in slots:
+        require_launch_paths(slot.host, config)
+    store = _store(request.db)
+    if request.resume is not None:
+        previous = store.run(request.resume)
+        first = slots[0]
+        if previous.host != first.label or previous.target != first.target.kind:
+            raise InputError(
+                f"--resume {request.resume}: that run searched {previous.host} ({previous.target}), "
+                f"not {first.label} ({first.target.kind}); give the same --host/--target"
             )
-        )
+    _interrupt_on_signals()
+    view = SearchView(err, config.unit)
+    first, *others = slots
+    runner = Runner(
+        config,
+        replace(options, host_label=first.label),
+        store=store,
+        host=first.host,
+        target=first.target,
+        catalog=load_catalog(family=config.target),
+        events=view.on_event,
+        services=first.services,
+        resume_run=request.resume,
+        use_cache=request.use_cache,
+    )
+    for slot in others:
+        runner.add_host(slot.host, slot.target, slot.label, services=slot.services)
     try:
         result = runner.run()
     except KeyboardInterrupt:
         view.close()
         err.print("[yellow]autofix: interrupted; the running candidate was stopped and recorded[/]")
-        if as_json:
+        if request.as_json:
             out.print_json(json.dumps({"status": "interrupted"}))
         sys.exit(EXIT_INTERRUPTED)
     finally:
         view.close()
-        for worker_host, *_ in workers:
-            worker_host.close()
+        for slot in slots:
+            slot.host.close()
     view.summary(result)
-    if as_json:
+    if request.as_json:
         click.echo(json.dumps(kept_out().scrub_tree(result.to_json())))
     sys.exit(result.run.status.exit_code)
 
 
-def _host_list(host_opt: str | None, hosts_opt: str | None) -> list[str]:
-    """--hosts as a list ([] without it); it excludes --host."""
-    if not hosts_opt:
-        return []
-    if host_opt:
-        raise InputError("--host and --hosts: give one or the other")
-    return [s.strip() for s in hosts_opt.split(",") if s.strip()]
-
-
-def _require_bench(explore: int, gates: tuple[Gate, ...], where: str = "") -> None:
-    if explore and Gate.BENCH not in gates:
-        raise InputError(
-            f"{where}--explore ranks passing configs by the bench gate: set gates.bench in the base or --gates …,bench"
-        )
-
-
-def _worker(
-    spec: str, index: int, target_kind: str, config: BaseConfig, accept_new: bool, sim_load_s: float | None
-) -> tuple[Host, Target, ServiceManager, str]:
-    """A host, its target, its service manager and its label for the store."""
-    spec, kind = _host_and_target(spec, target_kind if spec not in ("sim",) else None, config)
-    host = _open_host(spec, index, accept_new)
-    target, services = _target_on(host, spec, index, kind, config, sim_load_s)
-    return host, target, services, spec
-
-
-def _open_host(spec: str, index: int, accept_new: bool) -> Host:
-    from .hosts.local import LocalHost
-    from .hosts.ssh import SshHost
-
-    if spec in ("sim", "local"):
-        # Several sim hosts on one machine: each its own work dir (and lock) and ports.
-        workdir = os.path.join(tempfile.gettempdir(), f"autofix-{os.getuid()}", f"{spec}{index}") if index else None
-        return LocalHost(workdir=workdir, name=spec)
-    return SshHost(spec, accept_new_host_key=accept_new, on_retry=lambda text: err.print(f"[dim]{escape(text)}[/]"))
-
-
-def _target_on(
-    host: Host, spec: str, index: int, kind: str, config: BaseConfig, sim_load_s: float | None
-) -> tuple[Target, ServiceManager]:
-    """What runs on ``host`` for ``config``, and the manager that starts it there."""
-    from .services import ProcessManager
-    from .targets import make_target
-
-    if spec in ("sim", "local"):
-        target = make_target(kind, config, sim_load_s=sim_load_s, index=index)
-    else:
-        target = make_target(kind, config, sim_load_s=sim_load_s, remote=host, index=index)
-    services: ServiceManager
-    if target.simulated or config.service.manager == "process" or spec == "local":
-        # The sim host and this machine have no systemd as PID 1: the process manager.
-        services = ProcessManager(host, target.python)
-    else:
-        from .systemd import SystemdManager
-
-        services = SystemdManager(host, target.python)
-    return target, services
-
-
-def _search_fleet(
-    configs: list[BaseConfig],
-    *,
-    host_opt: str | None,
-    hosts_opt: str | None,
-    target_opt: str | None,
-    db_url: str | None,
-    gates_opt: str | None,
-    max_attempts: int | None,
-    max_time_opt: str | None,
-    as_json: bool,
-    accept_new_host_key: bool,
-    resume_run: int | None,
-    explore: int,
-    no_cache: bool,
-) -> NoReturn:
+def _search_fleet(request: SearchRequest, configs: list[BaseConfig]) -> NoReturn:
     """Several bases: one search each, spread over the hosts (autofix/fleet.py)."""
+    from .catalog import load_catalog
     from .fleet import Fleet
     from .preflight import ProbePool
-    from .run import Runner, SearchOptions, require_cwd
+    from .run import Runner, require_launch_paths
+    from .searching import host_and_target, open_host, slot_on
+    from .secrets import kept_out
+    from .view import FleetView
 
-    if resume_run is not None:
+    if request.resume is not None:
         raise InputError("--resume continues one run: give a single --base")
-    if listed := _host_list(host_opt, hosts_opt):
-        specs = listed
-    elif host_opt:
-        specs = [host_opt]
-    else:
-        named = {c.host for c in configs}
-        if len(named) > 1:
-            raise InputError(
-                f"the bases name different hosts ({', '.join(sorted(named))}): give --host or --hosts for all of them"
-            )
-        specs = [configs[0].host]
-    plans = []
-    for config in configs:
-        gates = _parse_gates(gates_opt, config)
-        _require_bench(explore, gates, f"{config.source}: ")
-        for spec in specs:
-            _host_and_target(spec, target_opt, config)  # refuses a bad host or target now
-        max_time = parse_duration(max_time_opt, source="--max-time") if max_time_opt else config.search.max_time
-        plans.append((config, gates, max_time))
+    specs = request.specs_for(configs)
+    plans = [(config, request.options(config, "", where=f"{config.source}: ")) for config in configs]
     catalogs = {family: load_catalog(family=family) for family in {c.target for c in configs}}
-    sim_load_s = _env_float("AUTOFIX_SIM_LOAD_S")
-    hosts = [(i, spec, _open_host(spec, i, accept_new_host_key)) for i, spec in enumerate(specs)]
+    hosts = [(i, spec, open_host(spec, i, request.accept_new_host_key, _told)) for i, spec in enumerate(specs)]
     for _, _, host in hosts:
         for config in configs:
-            require_cwd(host, config)
-    store = open_store(db_url)
+            require_launch_paths(host, config)
+    store = _store(request.db)
     probes = ProbePool()  # one warm probe per host and target, for the searches it runs
-    view = FleetView([c.name for c in configs])
+    view = FleetView(err, [c.name for c in configs])
 
-    def make(index: int, slot: tuple[int, str, Host]) -> Runner:
-        config, gates, max_time = plans[index]
-        number, spec, host = slot
-        _, kind = _host_and_target(spec, target_opt, config)
-        target, services = _target_on(host, spec, number, kind, config, sim_load_s)
-        probe = probes.get(number, host, target)
-        options = SearchOptions(
-            gates=gates,
-            max_attempts=max_attempts or config.search.max_attempts,
-            max_time=max_time,
-            host_label=spec,
-            explore=explore,
-        )
+    def make(index: int, where: tuple[int, str, Host]) -> Runner:
+        config, options = plans[index]
+        number, spec, host = where
+        _, kind = host_and_target(spec, request.target, config)
+        slot = slot_on(host, spec, number, kind, config)
         return Runner(
             config,
-            options,
+            replace(options, host_label=spec),
             store=store,
             host=host,
-            target=target,
+            target=slot.target,
             catalog=catalogs[config.target],
             events=view.sink(index),
-            services=services,
-            preflight=probe,
-            use_cache=not no_cache,
+            services=slot.services,
+            preflight=probes.get(number, host, slot.target),
+            use_cache=request.use_cache,
         )
 
     _interrupt_on_signals()
-    fleet = Fleet(len(configs), hosts, make, label=lambda slot: slot[1])
+    fleet = Fleet(len(configs), hosts, make, label=lambda where: where[1])
     try:
         results = fleet.run()
     except KeyboardInterrupt:
         err.print("[yellow]autofix: interrupted; the running candidates were stopped and recorded[/]")
-        if as_json:
+        if request.as_json:
             out.print_json(json.dumps({"status": "interrupted"}))
         sys.exit(EXIT_INTERRUPTED)
     finally:
         probes.close()
         for _, _, host in hosts:
             host.close()
-    rows = view.summary(configs, results)
-    if as_json:
+    rows = _fleet_summary(configs, results)
+    if request.as_json:
         click.echo(json.dumps(kept_out().scrub_tree({"runs": rows})))
     codes = [r.exit_code for r in results]
     sys.exit(next((c for c in codes if c == EXIT_INTERRUPTED), max(codes)))
 
 
-class FleetView:
-    """The events of several searches at once: one line per attempt, each prefixed with
-    its base's name (no live status line: several would fight over the terminal)."""
-
-    def __init__(self, names: list[str]) -> None:
-        self.names = names
-        self.lock = threading.Lock()
-
-    def sink(self, index: int) -> Callable[[Any], None]:
-        return lambda event: self.on_event(index, event)
-
-    def on_event(self, index: int, event: Any) -> None:
-        from .run import AttemptDone, Notice, RunStarted
-
-        tag = f"[bold]\\[{escape(self.names[index])}][/]"
-        with self.lock:
-            if isinstance(event, RunStarted):
-                sim = " (simulated host)" if event.simulated else ""
-                err.print(f"{tag} run {event.run.id} on {escape(event.run.host)}{sim}")
-            elif isinstance(event, AttemptDone):
-                a = event.attempt
-                move = a.move.label() if a.move else "base config"
-                cls = f" {a.failure.class_id or 'unclassified'}" if a.failure else ""
-                gate = f" at {a.failed_gate.value}" if a.failed_gate else ""
-                err.print(f"{tag} #{a.seq} {escape(move)}: {a.state.value}{gate}{escape(cls)}")
-            elif isinstance(event, Notice):
-                err.print(f"{tag} [dim]{escape(event.text)}[/]")
-
-    def summary(self, configs: list[BaseConfig], results: list[Any]) -> list[dict[str, Any]]:
-        rows: list[dict[str, Any]] = []
-        for config, r in zip(configs, results, strict=True):
-            row: dict[str, Any] = {"base": config.source, "host": r.host}
-            if r.result is not None:
-                row.update(r.result.to_json())
-                line = f"{r.result.run.status.value} run {r.result.run.id}, {r.result.attempts} attempt(s), "
-                line += f"{r.result.launches} launch(es)"
-                if r.result.winner is not None:
-                    line += "; gave up: " + ("; ".join(r.result.gave_up) or "nothing")
-            elif r.error is not None:
-                row.update(status="error", error=str(r.error))
-                line = f"error: {r.error}"
-            else:
-                row.update(status="interrupted" if r.interrupted else "not run")
-                line = str(row["status"]) + ("" if r.interrupted else " (no host left)")
-            rows.append(row)
-            err.print(f"[bold]{escape(config.name)}[/] on {escape(r.host or '-')}: {escape(line)}")
-        return rows
+def _fleet_summary(configs: list[BaseConfig], results: list[Any]) -> list[dict[str, Any]]:
+    """A line per base at the end of a fleet, and the rows of its --json."""
+    rows: list[dict[str, Any]] = []
+    for config, r in zip(configs, results, strict=True):
+        row: dict[str, Any] = {"base": config.source, "host": r.host}
+        if r.result is not None:
+            row.update(r.result.to_json())
+            line = f"{r.result.run.status.value} run {r.result.run.id}, {r.result.attempts} attempt(s), "
+            line += f"{r.result.launches} launch(es)"
+            if r.result.winner is not None:
+                line += "; gave up: " + ("; ".join(r.result.gave_up) or "nothing")
+        elif r.error is not None:
+            row.update(status="error", error=str(r.error))
+            line = f"error: {r.error}"
+        else:
+            row.update(status="interrupted" if r.interrupted else "not run")
+            line = str(row["status"]) + ("" if r.interrupted else " (no host left)")
+        rows.append(row)
+        err.print(f"[bold]{escape(config.name)}[/] on {escape(r.host or '-')}: {escape(line)}")
+    return rows
 
 
 def _interrupt_on_signals() -> None:
@@ -539,96 +448,12 @@ def _detach_from_terminal() -> None:
     os.close(null)
 
 
-def _env_float(name: str) -> float | None:
-    value = os.environ.get(name)
-    if value is None:
-        return None
-    try:
-        return float(value)
-    except ValueError:
-        raise InputError(f"{name}={value!r}: must be a number of seconds") from None
-
-
-class SearchView:
-    """Renders the runner's events: one line per gate, a live status while one waits."""
-
-    def __init__(self, config: BaseConfig, *, quiet: bool) -> None:
-        self.config = config
-        self.quiet = quiet
-        self.status: Status | None = None
-        self.seq = 0
-
-    def on_event(self, event: Any) -> None:
-        from .run import AttemptDone, AttemptStarted, GateDone, GateProgress, Notice, RunStarted
-
-        if isinstance(event, RunStarted):
-            sim = " [magenta](simulated host)[/]" if event.simulated else ""
-            err.print(
-                f"[bold]run {event.run.id}[/] {escape(event.run.name)} on {escape(event.run.host)}: "
-                f"target {escape(event.run.target)} {escape(event.target_version)}{sim}"
-            )
-        elif isinstance(event, AttemptStarted):
-            self.seq = event.attempt.seq
-            move = escape(event.pick.move.label()) if event.pick.move else "base config"
-            tag = " [dim](inferred)[/]" if event.pick.move and event.pick.move.inferred else ""
-            err.print(f"[bold cyan]#{event.attempt.seq}[/] {move}{tag}")
-        elif isinstance(event, GateProgress):
-            text = f"#{self.seq} {event.gate.value} {event.elapsed:5.1f}s  {escape(event.line[-100:])}"
-            if self.status is None:
-                self.status = err.status(text, spinner="dots")
-                self.status.start()
-            else:
-                self.status.update(text)
-        elif isinstance(event, GateDone):
-            self.close()
-            v = event.verdict
-            mark = "[green]pass[/]" if v.ok else "[red]FAIL[/]"
-            err.print(f"   {v.gate.value:<9} {mark} {v.seconds:6.1f}s  {escape(v.detail[:160])}")
-        elif isinstance(event, AttemptDone):
-            self.close()
-            a = event.attempt
-            if a.failure is not None:
-                cls = a.failure.class_id or "unclassified"
-                err.print(
-                    f"   -> {a.state.value}: [yellow]{escape(cls)}[/] {escape(a.failure.title[:140])}"
-                    f" ({event.children} repair(s) proposed)"
-                )
-            elif a.state is not AttemptState.PASSED:
-                err.print(f"   -> {a.state.value}")
-        elif isinstance(event, Notice):
-            self.close()
-            err.print(f"[dim]{escape(event.text)}[/]")
-
-    def close(self) -> None:
-        if self.status is not None:
-            self.status.stop()
-            self.status = None
-
-    def summary(self, result: Any) -> None:
-        run, attempts, launches, winner = result.run, result.attempts, result.launches, result.winner
-        if winner is not None:
-            err.print(
-                f"[bold green]PASSED[/] run {run.id}: attempt #{winner.seq} (id {winner.id}) passed every gate after "
-                f"{attempts} attempt(s), {launches} GPU launch(es)."
-            )
-            for text in result.gave_up:
-                err.print(f"   gave up: {escape(text)}")
-            for text in result.added:
-                err.print(f"   added:   {escape(text)}")
-            if not result.gave_up:
-                err.print("   gave up: nothing the base asked for")
-            err.print(f"   export it: autofix export {run.id} -o {self.config.unit}.service")
-        else:
-            err.print(
-                f"[bold red]{run.status.value.upper()}[/] run {run.id}: no candidate passed after {attempts} "
-                f"attempt(s), {launches} GPU launch(es). Review: autofix history {run.id}"
-            )
-
-
 # --- review ----------------------------------------------------------------------------------
 
 
 def _store(db_url: str | None) -> Store:
+    from .store import open_store
+
     return open_store(db_url)
 
 
@@ -683,11 +508,15 @@ def _run_json(run: Run, attempts: Sequence[Attempt]) -> dict[str, Any]:
 
 @main.command()
 @click.argument("run_id", required=False, type=int)
-@click.option("--db", "db_url", help="SQLAlchemy URL of the store.")
+@click.option("--db", "db_url", help=DB_HELP)
 @click.option("--json", "as_json", is_flag=True)
 @handles_errors
 def history(run_id: int | None, db_url: str | None, as_json: bool) -> None:
     """List runs, or one run's attempts (seq, parent, move, class, gates, seconds)."""
+    from rich.table import Table
+
+    from .store import default_url
+
     store = _store(db_url)
     if run_id is None:
         runs = store.runs()
@@ -785,11 +614,13 @@ def _state_markup(state: AttemptState) -> str:
 
 @main.command()
 @click.argument("attempt_id", type=int)
-@click.option("--db", "db_url", help="SQLAlchemy URL of the store.")
+@click.option("--db", "db_url", help=DB_HELP)
 @click.option("--json", "as_json", is_flag=True)
 @handles_errors
 def show(attempt_id: int, db_url: str | None, as_json: bool) -> None:
     """One attempt: diff against the base, gate verdicts, failure, log excerpt."""
+    from .config import parse_base
+
     store = _store(db_url)
     a = store.attempt(attempt_id)
     run = store.run(a.run_id)
@@ -868,7 +699,7 @@ def _shown(value: object) -> str:
 # --- export ----------------------------------------------------------------------------------
 
 
-def write_atomically(path: str, text: str) -> None:
+def write_atomically(path: str, text: str, *, mode: int = 0o644) -> None:
     """Write the whole file or nothing: a temp file in the same directory, then rename.
     Ctrl-C at any moment leaves the old file (or none) and no temp file behind: the temp
     file goes on any exception, and SIGINT waits while the rename happens."""
@@ -883,7 +714,7 @@ def write_atomically(path: str, text: str) -> None:
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())
-        os.chmod(tmp, 0o644)
+        os.chmod(tmp, mode)
         held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
         try:
             os.replace(tmp, target)
@@ -899,12 +730,15 @@ def write_atomically(path: str, text: str) -> None:
 
 @main.command()
 @click.argument("run_id", type=int)
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="unit", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(EXPORT_FORMATS), default="unit", show_default=True)
 @click.option("-o", "--output", help="Write to this file (atomically) instead of stdout.")
-@click.option("--db", "db_url", help="SQLAlchemy URL of the store.")
+@click.option("--db", "db_url", help=DB_HELP)
 @handles_errors
 def export(run_id: int, fmt: str, output: str | None, db_url: str | None) -> None:
     """Export a run's winner as a systemd unit, argv, env file or base YAML."""
+    from .config import parse_base
+    from .export import ExportContext, render
+
     store = _store(db_url)
     run = store.run(run_id)
     if run.winner_id is None:
@@ -935,7 +769,7 @@ def export(run_id: int, fmt: str, output: str | None, db_url: str | None) -> Non
 @click.argument("run_id", type=int)
 @click.option("--format", "fmt", type=click.Choice(["dot", "html"]), default="dot", show_default=True)
 @click.option("-o", "--output", help="Write to this file instead of stdout.")
-@click.option("--db", "db_url", help="SQLAlchemy URL of the store.")
+@click.option("--db", "db_url", help=DB_HELP)
 @handles_errors
 def graph(run_id: int, fmt: str, output: str | None, db_url: str | None) -> None:
     """The run's search graph: DOT, or one self-contained HTML page drawn by graphviz."""
@@ -958,12 +792,14 @@ def _dot_to_svg(dot: str) -> str:
     import shutil
     import subprocess
 
+    from .errors import ToolError
+
     exe = shutil.which("dot")
     if exe is None:
-        raise InputError("graph --format html needs graphviz's `dot` (apt-get install graphviz)")
+        raise ToolError("graph --format html needs graphviz's `dot`, which is not installed: apt-get install graphviz")
     done = subprocess.run([exe, "-Tsvg"], input=dot.encode(), capture_output=True, check=False, timeout=120)
     if done.returncode != 0:
-        raise InputError(f"graphviz failed: {done.stderr.decode(errors='replace').strip()[-300:]}")
+        raise ToolError(f"graphviz's dot failed: {done.stderr.decode(errors='replace').strip()[-300:]}")
     svg = done.stdout.decode("utf-8", errors="replace")
     return svg[svg.find("<svg") :]  # inline: without the XML prolog and doctype
 
@@ -995,9 +831,19 @@ def _dot_to_svg(dot: str) -> str:
 )
 @handles_errors
 def classify_cmd(source: str, gate: str, target_opt: str | None, as_json: bool, python_path: str | None) -> None:
-    """Classify journal text offline (a file, or - for stdin) and suggest moves."""
-    from .classify import engine_of
+    """Classify journal text offline and suggest moves.
+
+    SOURCE is a file, or - for standard input (any journalctl output form, docker or
+    kubectl logs, a paste of an issue's log), e.g.:
+
+    \b
+        journalctl -u UNIT | autofix classify -
+        journalctl -u UNIT -o json | autofix classify - --json
+    """
+    from .catalog import load_catalog
+    from .classify import classify, engine_of
     from .repair import offline_moves
+    from .tracebacks import parse_stream
 
     if source == "-":
         stdin = getattr(sys.stdin, "buffer", None)
@@ -1076,6 +922,8 @@ def _load_captures(index: Path) -> list[tuple[str, Any, Gate, str | None]]:
     """The capture index (file -> {class, gate}) and each capture parsed."""
     import yaml
 
+    from .tracebacks import parse_stream
+
     try:
         entries = yaml.safe_load(index.read_text(encoding="utf-8")) or {}
     except (OSError, yaml.YAMLError) as exc:
@@ -1113,6 +961,9 @@ def _load_captures(index: Path) -> list[tuple[str, Any, Gate, str | None]]:
 @handles_errors
 def strategies(check: bool, captures_path: Path | None, as_json: bool) -> None:
     """List the failure classes of strategies/*.yaml; --check validates them."""
+    from rich.table import Table
+
+    from .catalog import load_catalog
     from .classify import check_captures
 
     catalog: Catalog = load_catalog()

@@ -17,10 +17,12 @@ replaced: the only text of it the store ever sees.
 from __future__ import annotations
 
 import difflib
+import json
 import re
 import sys
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -38,6 +40,7 @@ FLAG_NAME = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 FLAG_SPELLING = re.compile(r"^-*[A-Za-z0-9_][A-Za-z0-9_.-]*$|^-+ -+[A-Za-z0-9_][A-Za-z0-9_.-]*$")
 ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 UNIT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9:_.@-]*$")
+ENV_FILE = re.compile(r"^-?/[A-Za-z0-9_./@:+-]*$")
 MODULE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 HOST_SPEC = re.compile(r"^(?:[A-Za-z0-9._-]+@)?(?:[A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$")
 NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
@@ -76,6 +79,10 @@ class LaunchConfig:
     python: str = "python3"
     module: str = "sglang.launch_server"
     cwd: str | None = None
+    # Files on the host read at every launch as systemd reads EnvironmentFile= (a leading
+    # "-": may be missing): where the operator's unit keeps its secrets. autofix never reads
+    # them on the controller, so their values reach no store, log or export.
+    env_files: tuple[str, ...] = ()
 
     @property
     def subcommand(self) -> tuple[str, ...]:
@@ -130,7 +137,14 @@ _SCHEMA: dict[str, Any] = {
     "target": "family",
     "host": "host",
     "service": {"manager": "manager", "unit": "unit_name", "conflicts": "unit_list"},
-    "launch": {"python": "command", "module": "module", "args": "args", "env": "env", "cwd": "path"},
+    "launch": {
+        "python": "command",
+        "module": "module",
+        "args": "args",
+        "env": "env",
+        "env_files": "env_file_list",
+        "cwd": "path",
+    },
     "gates": {
         "preflight": {"timeout": "seconds"},
         "start": {"settle": "seconds"},
@@ -193,6 +207,7 @@ def parse_base(
         name = re.sub(r"[^A-Za-z0-9:_.@-]", "-", name).strip("-") or "sglang"
     manager = _opt(service, "manager", source, "service", "systemd")
     family = _family(data.get("target"), launch.get("module"), source)
+    _check_value_types(args, family, source)
     default_pinned = VLLM_PINNED if family == "vllm" else DEFAULT_PINNED
     base = Candidate.build(args, env)
     own = tuple(_opt(search, "secrets", source, "search", []))
@@ -211,6 +226,7 @@ def parse_base(
             python=_opt(launch, "python", source, "launch", "python3"),
             module=_opt(launch, "module", source, "launch", DEFAULT_MODULES[family]),
             cwd=_opt(launch, "cwd", source, "launch", None),
+            env_files=tuple(_opt(launch, "env_files", source, "launch", [])),
         ),
         gates=GatesConfig(
             preflight_timeout=_gate(gates, "preflight", "timeout", source, 120.0),
@@ -234,6 +250,55 @@ def parse_base(
         secrets=secrets,
         stored_text=_stored_text(data, secrets, source),
     )
+
+
+# The parser types whose values autofix can check at load, as argparse would convert them.
+_NUMBER_TYPES = {"int": "an integer", "float": "a number"}
+
+
+@lru_cache(maxsize=4)
+def _flag_types(family: str) -> tuple[dict[str, str], dict[str, str]]:
+    """flag -> its parser type, and alias -> flag, from strategies/<family>.flags.json (the
+    target's own parser as dumped: facts). Empty when the table is missing."""
+    from .resources import data_path
+
+    try:
+        data = json.loads((data_path("strategies") / f"{family}.flags.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}, {}
+    flags = {str(f): str(i.get("type")) for f, i in (data.get("flags") or {}).items() if isinstance(i, dict)}
+    aliases = {str(a): str(f) for a, f in (data.get("aliases") or {}).items()}
+    return flags, aliases
+
+
+def _known_flag(spelling: str, flags: Mapping[str, str], aliases: Mapping[str, str]) -> str | None:
+    """The flag a spelling names as the parser reads it: itself, an alias, or a prefix that
+    names one flag only (argparse's abbreviations: --tp is --tp-size)."""
+    if spelling in flags:
+        return spelling
+    if spelling in aliases:
+        return aliases[spelling]
+    named = {aliases.get(n, n) for n in (*flags, *aliases) if n.startswith(spelling)}
+    return named.pop() if len(named) == 1 else None
+
+
+def _check_value_types(args: Mapping[str, object], family: str, source: str) -> None:
+    """A value that is no number in any spelling (``tp: eight``) for a flag the target's
+    parser reads as a number is bad input found at load, naming the key, not a search that
+    dies in argparse. A number spelled the parser's way or not (``2.0`` for an int,
+    ``0,85``) is left to the search, whose repair reads what the user meant."""
+    flags, aliases = _flag_types(family)
+    for spelling, value in args.items():
+        flag = _known_flag(str(spelling), flags, aliases)
+        what = _NUMBER_TYPES.get(flags.get(flag, "")) if flag else None
+        if what is None or value is None or value is False:
+            continue
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, bool) or not any(ch.isdigit() for ch in str(item)):
+                engine = "vLLM" if family == "vllm" else "SGLang"
+                _fail(
+                    source, f"launch.args.{spelling}", f"must be {what} ({engine}'s --{flag} takes one), got {item!r}"
+                )
 
 
 def _family(declared: object, module: object, source: str) -> str:
@@ -656,6 +721,22 @@ def _path(value: object, source: str, path: str) -> None:
         _fail(source, path, f"must be an absolute path on the host, got {value!r}")
 
 
+def _env_file_list(value: object, source: str, path: str) -> None:
+    if not isinstance(value, list):
+        _fail(source, path, "must be a list of absolute paths on the host (a leading '-': may be missing)")
+    for i, item in enumerate(value):
+        _text_value(item, source, f"{path}[{i}]")
+        if not ENV_FILE.match(str(item)):
+            # Written into EnvironmentFile= as is, where systemd takes the rest of the line
+            # verbatim (% starts a specifier): plain path characters only.
+            _fail(
+                source,
+                f"{path}[{i}]",
+                "must be an absolute path on the host of letters, digits and _./@:+- "
+                f"(a leading '-': may be missing), got {item!r}",
+            )
+
+
 _CHECKS: dict[str, Any] = {
     "unit_name": _unit_name,
     "unit_list": _unit_list,
@@ -667,6 +748,7 @@ _CHECKS: dict[str, Any] = {
     "command": _command,
     "module": _module,
     "path": _path,
+    "env_file_list": _env_file_list,
     "text": _text_value,
     "args": lambda v, s, p: None,  # checked with the launch section
     "env": lambda v, s, p: None,

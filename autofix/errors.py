@@ -15,7 +15,8 @@ the command line uses (DESIGN.md, Command line)::
     │   ├── HostLost                the host dropped or rebooted mid-attempt
     │   ├── PortTaken               the candidate's port is held by a process not of this search
     │   └── ProbeError              the preflight probe could not run (no SGLang, crash)
-    └── StoreError                  exit 3   the database could not be opened or written
+    ├── StoreError                  exit 3   the database could not be opened or written
+    └── ToolError                   exit 3   a program autofix runs here is missing or failed (dot)
 """
 
 from __future__ import annotations
@@ -79,5 +80,12 @@ class ProbeError(HostError):
 
 class StoreError(AutofixError):
     """The store could not be opened, migrated or written."""
+
+    exit_code = 3
+
+
+class ToolError(AutofixError):
+    """A program autofix runs on this machine (graphviz's dot) is missing or failed: the
+    message names the package that provides it."""
 
     exit_code = 3

@@ -167,8 +167,8 @@ def render_unit(ctx: ExportContext) -> str:
     lines += ["", "[Service]", "Type=simple"]
     for name, value in split.plain_env:
         lines.append(f"Environment={systemd_env(name, value)}")
-    if split.secret_env:
-        lines.append(f"EnvironmentFile=-{secret_env_file(unit)}")
+    for path in env_file_entries(cfg, split):
+        lines.append(f"EnvironmentFile={path}")
     if cfg.launch.cwd:
         lines.append(f"WorkingDirectory={systemd_word(cfg.launch.cwd)}")
     lines += [
@@ -185,6 +185,17 @@ def render_unit(ctx: ExportContext) -> str:
         "",
     ]
     return "\n".join(lines)
+
+
+def env_file_entries(cfg: BaseConfig, split: _Split) -> list[str]:
+    """The unit's EnvironmentFile= paths: the operator's own (launch.env_files, in their
+    order: a later one wins), then autofix's file for the secrets it keeps out, unless
+    the operator already lists it."""
+    entries = list(cfg.launch.env_files)
+    ours = f"-{secret_env_file(cfg.unit)}"
+    if split.secret_env and not {ours, ours[1:]} & set(entries):
+        entries.append(ours)
+    return entries
 
 
 def _secrets_note(unit: str, split: _Split) -> list[str]:
@@ -211,6 +222,9 @@ def render_argv(ctx: ExportContext) -> str:
     prefix = " ".join(env)
     line = (prefix + " " if prefix else "") + shlex.join(split.argv)
     notes = []
+    if ctx.config.launch.env_files:
+        files = ", ".join(p.removeprefix("-") for p in ctx.config.launch.env_files)
+        notes.append(f"# set the variables of {files} in your environment first\n")
     if split.secret_env:
         notes.append(f"# set {', '.join(split.secret_env)} in your environment first\n")
     if split.secret_flags:
@@ -240,12 +254,14 @@ def render_yaml(ctx: ExportContext) -> str:
         if flag in split.secret_flags:
             args[flag] = [_PLACEHOLDER for _ in value] if isinstance(value, tuple) else _PLACEHOLDER
         else:
-            args[flag] = [_yaml_scalar(v) for v in value] if isinstance(value, tuple) else _yaml_scalar(value)
+            args[flag] = [yaml_scalar(v) for v in value] if isinstance(value, tuple) else yaml_scalar(value)
     env = {n: (_PLACEHOLDER if n in split.secret_env else v) for n, v in ctx.candidate.env}
     launch: dict[str, object] = {"python": cfg.launch.python, "module": cfg.launch.module}
     if cfg.launch.cwd:
         launch["cwd"] = cfg.launch.cwd
     launch.update({"args": args, "env": env})
+    if cfg.launch.env_files:
+        launch["env_files"] = list(cfg.launch.env_files)
     search: dict[str, object] = {"pinned": list(cfg.search.pinned)}
     if cfg.search.secrets:
         search["secrets"] = list(cfg.search.secrets)
@@ -260,7 +276,7 @@ def render_yaml(ctx: ExportContext) -> str:
     return header + yaml.safe_dump(data, sort_keys=False, default_flow_style=False, allow_unicode=True, width=1 << 30)
 
 
-def _yaml_scalar(value: object) -> object:
+def yaml_scalar(value: object) -> object:
     """A value as YAML should carry it: a whole number written as one (``tp: 8``) when it
     reads back as the same text, else the text itself (PyYAML quotes what would read as
     something else: "1.0", "nan", "yes", "010")."""

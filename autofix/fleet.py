@@ -6,7 +6,7 @@ candidate (the rest die in SGLang's argument validation in milliseconds), so the
 of a single search has little to spread over hosts. An operator with a batch of broken
 configs (one per model, per node type …) and a few idle hosts gets the parallelism from
 the configs. With one base, ``--hosts`` keeps its other meaning: that search's frontier,
-one candidate per host (``Runner.add_worker``).
+one candidate per host (``Runner.add_host``, a ``HostExecutor`` per host).
 
 The scheduling is here, the searches are ``Runner``s built by the caller; hosts are the
 caller's too (this module opens nothing).

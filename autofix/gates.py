@@ -20,6 +20,7 @@ from typing import Any
 import httpx
 
 from .config import GatesConfig
+from .events import shard_progress
 from .hosts.base import Channel
 from .model import Gate, GateVerdict
 from .services import ServiceHandle, ServiceManager, ServiceState
@@ -56,6 +57,7 @@ class Watch:
     handle: ServiceHandle
     log_offset: int = 0
     last_line: str = ""
+    shards: tuple[int, int] | None = None  # weights loaded, from any line seen
     state: ServiceState = field(default_factory=lambda: ServiceState(True))
     channel: Channel | None = None
     last_heard: float = field(default_factory=time.monotonic)
@@ -114,7 +116,11 @@ class Watch:
     def _last(self, text: str) -> None:
         lines = [ln for ln in text.splitlines() if ln.strip()]
         if lines:
-            self.last_line = lines[-1][-200:]
+            self.last_line = lines[-1][:400]  # its start: where a log line says what it is about
+        for line in lines:
+            shards = shard_progress(line)
+            if shards is not None and (self.shards is None or shards[0] >= self.shards[0]):
+                self.shards = shards  # ranks report in turn: the bar never goes back
 
     def _reconnect(self) -> None:
         """The watcher went quiet or its session dropped: ask the host, then watch again."""

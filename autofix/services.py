@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import signal
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -93,7 +94,12 @@ class ServiceManager(Protocol):
         recorded first, so a controller killed mid-start leaves something to stop."""
         ...
 
-    def start(self, name: str, candidate: Candidate, target: Target, cwd: str | None) -> ServiceHandle: ...
+    def start(
+        self, name: str, candidate: Candidate, target: Target, cwd: str | None, env_files: Sequence[str] = ()
+    ) -> ServiceHandle:
+        """Launch ``candidate``; ``env_files`` are the host's EnvironmentFile= paths, read
+        on the host after the candidate's env (their assignments win, as in systemd)."""
+        ...
 
     def state(self, handle: ServiceHandle, *, deep: bool = True) -> ServiceState: ...
 
@@ -127,7 +133,9 @@ class ProcessManager:
         directory = f"{self.host.workdir}/services/{name}"
         return ServiceHandle(name, directory, None, f"{directory}/log")  # stop() reads the pid file
 
-    def start(self, name: str, candidate: Candidate, target: Target, cwd: str | None) -> ServiceHandle:
+    def start(
+        self, name: str, candidate: Candidate, target: Target, cwd: str | None, env_files: Sequence[str] = ()
+    ) -> ServiceHandle:
         directory = self.planned(name).directory
         # Secrets go in files of a 0700 directory (never on the supervisor's command line:
         # ps shows it): env.json, which the supervisor removes once read, and the secret
@@ -135,7 +143,7 @@ class ProcessManager:
         made = self.host.run(["install", "-d", "-m", "700", directory], timeout=30)
         if not made.ok:
             raise HostError(f"{self.host.name}: cannot make {directory}: {(made.stderr or made.stdout).strip()}")
-        spec = {"env": target.launch_env(candidate), "cwd": cwd}
+        spec = {"env": target.launch_env(candidate), "cwd": cwd, "env_files": list(env_files)}
         self.host.put(f"{directory}/env.json", json.dumps(spec).encode(), mode=0o600)
         secret_args = target.secret_args(candidate)
         secret_file = f"{directory}/secret-args.yaml" if secret_args else None

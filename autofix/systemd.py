@@ -88,7 +88,9 @@ class SystemdManager:
         directory = f"{self.host.workdir}/services/{name}"
         return directory, f"{directory}/env", f"{directory}/secret-args.yaml"
 
-    def start(self, name: str, candidate: Candidate, target: Target, cwd: str | None) -> ServiceHandle:
+    def start(
+        self, name: str, candidate: Candidate, target: Target, cwd: str | None, env_files: Sequence[str] = ()
+    ) -> ServiceHandle:
         unit = self.planned(name).name
         directory, env_file, secret_file = self.files(name)
         argv = [
@@ -108,6 +110,9 @@ class SystemdManager:
             if env:
                 self.host.put(env_file, environment_file(list(env.items())).encode(), mode=0o600)
                 argv.append(f"--property=EnvironmentFile={env_file}")
+            # The operator's own files after ours: systemd lets a later file win, as in
+            # the exported unit, where they override its Environment= lines.
+            argv += [f"--property=EnvironmentFile={path}" for path in env_files]
             if secret_args:
                 self.host.put(secret_file, secret_args.encode(), mode=0o600)
             if cwd:

@@ -117,14 +117,12 @@ def _search(
 ) -> tuple[bool, list[Attempt], float]:
     store = open_store(f"sqlite:///{workdir / f'runs-{time.monotonic_ns()}.db'}")
     options = SearchOptions(gates=gates, max_attempts=max_attempts, max_time=1800, host_label="sim")
-    runners = [
-        _sim_runner(config, options, store, catalog, load_s, LocalHost(workdir=str(workdir / f"host{i}")), i)
-        for i in range(hosts)
-    ]
-    for worker in runners[1:]:
-        runners[0].add_worker(worker)
+    runner = _sim_runner(config, options, store, catalog, load_s, LocalHost(workdir=str(workdir / "host0")), 0)
+    for i in range(1, hosts):
+        host = LocalHost(workdir=str(workdir / f"host{i}"))
+        runner.add_host(host, make_target("sim", config, sim_load_s=load_s, index=i), "sim")
     started = time.monotonic()
-    result = runners[0].run()
+    result = runner.run()
     seconds = time.monotonic() - started
     return result.winner is not None, store.attempts(result.run.id), seconds
 

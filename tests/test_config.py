@@ -92,6 +92,9 @@ def test_flag_spellings_of_the_users_command_are_kept() -> None:
         ("launch:\n  args: {m: 1}\nhost: 'a b'\n", "host", "sim, local"),
         ("launch:\n  python: 'python; rm -rf /'\n  args: {m: 1}\n", "launch.python", "no spaces"),
         ("launch: {}\n", "launch.args", "required"),
+        ("launch:\n  args: {m: 1}\n  env_files: /etc/x.env\n", "launch.env_files", "must be a list"),
+        ("launch:\n  args: {m: 1}\n  env_files: [etc/x.env]\n", "launch.env_files[0]", "absolute path"),
+        ("launch:\n  args: {m: 1}\n  env_files: ['/etc/%n.env']\n", "launch.env_files[0]", "letters, digits"),
     ],
 )
 def test_bad_input_names_file_and_key(text: str, key: str, words: str) -> None:

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 from autofix.config import parse_base
 from autofix.export import ExportContext, render, systemd_exec
@@ -226,3 +227,77 @@ def test_unit_with_secrets_verifies(tmp_path: Path, systemd_analyze: str) -> Non
     path.write_text(render("unit", ctx))
     done = subprocess.run([systemd_analyze, "verify", str(path)], capture_output=True, text=True, check=False)
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+
+
+HAND_WRITTEN_ENV_FILE = (
+    "# an operator's file: comments, quotes, continuations\n"
+    "; another comment with a 'quote\n"
+    "PLAIN=value\n"
+    "  SPACED =   padded value   \n"
+    "SINGLE='it is \"verbatim\" \\n'\n"
+    'DOUBLE="a \\"b\\" \\$c \\\\ \\z"\n'
+    "JOINED=one\\\n"
+    "two\n"
+    "MIXED='a' \"b\" c\n"
+    "MULTI='line one\n"
+    "line two'\n"
+    "NOT AN ASSIGNMENT\n"
+    "PLAIN=later wins\n"
+)
+
+
+@pytest.mark.parametrize("text", ["export", "hand-written"])
+def test_the_supervisor_reads_env_files_as_systemd_does(text: str) -> None:
+    """launch.env_files are read on the host by probes/supervise.py: what it reads is
+    what the rules of systemd.exec(5) read (tests/systemd_rules.py) and what systemd
+    itself reads where this machine can ask it."""
+    from autofix.probes.supervise import parse_env_file
+
+    from .systemd_rules import parse_environment_file, require_systemd_reader, systemd_reads
+
+    if text == "export":
+        env: dict[str, object] = {f"E{i}": v for i, v in enumerate(HOSTILE_ENV)}
+        body = render("env", _from_yaml({"model-path": "/m"}, env))
+    else:
+        body = HAND_WRITTEN_ENV_FILE
+    read = parse_env_file(body)
+    assert read == parse_environment_file(body)
+    if text == "hand-written":
+        assert read == {
+            "PLAIN": "later wins",
+            "SPACED": "padded value",
+            "SINGLE": 'it is "verbatim" \\n',
+            "DOUBLE": 'a "b" $c \\ \\z',
+            "JOINED": "onetwo",
+            "MIXED": "abc",
+            "MULTI": "line one\nline two",
+        }
+    require_systemd_reader()
+    assert systemd_reads(body, read)
+
+
+def test_the_unit_lists_the_operators_env_files_before_autofixs_own() -> None:
+    text = yaml.safe_dump(
+        {
+            "name": "x",
+            "launch": {
+                "python": "/v/bin/python",
+                "args": {"model-path": "/m"},
+                "env": {"HF_TOKEN": "hf_secret"},
+                "env_files": ["/etc/sglang/x.env", "-/etc/sglang/more.env"],
+            },
+        }
+    )
+    config = parse_base(text, source="x.yaml")
+    unit = render("unit", ExportContext(config, config.base, run_id=1, attempt_id=1))
+    lines = [line for line in unit.splitlines() if line.startswith("EnvironmentFile=")]
+    assert lines == [
+        "EnvironmentFile=/etc/sglang/x.env",
+        "EnvironmentFile=-/etc/sglang/more.env",
+        "EnvironmentFile=-/etc/autofix/sglang-x.env",
+    ]
+    assert "hf_secret" not in unit
+    assert yaml.safe_load(render("yaml", ExportContext(config, config.base, 1, 1)))["launch"]["env_files"] == [
+        "/etc/sglang/x.env",
+        "-/etc/sglang/more.env",
+    ]

@@ -113,3 +113,21 @@ def test_a_server_with_another_model_is_not_the_candidate(server: str) -> None:
     verdict = live.ready()
     assert not verdict.ok
     assert "the-model" in live.foreign and "/models/Kimi-K2.6" in live.foreign
+
+
+def test_the_watch_keeps_the_load_progress_of_every_line_not_only_the_last() -> None:
+    """Loading ends between two looks: the chunk's last line is already the next message,
+    yet the bar says 64/64, and a rank reporting late never moves it back."""
+    shard = "[2026-12-03 10:00:0{s} TP{r}] Loading safetensors checkpoint shards: {p}% Completed | {n}/64"
+    chunk = "\n".join(
+        [
+            shard.format(s=1, r=0, p=50, n=32),
+            shard.format(s=2, r=0, p=100, n=64),
+            shard.format(s=2, r=3, p=75, n=48),
+            "[2026-12-03 10:00:03 TP0] Load weight end. elapsed=9.1 s",
+        ]
+    )
+    watch = Watch(ScriptedService([json.dumps({"log": chunk, "offset": len(chunk)})]), HANDLE)  # type: ignore[arg-type]
+    watch.poll()
+    assert watch.last_line.endswith("Load weight end. elapsed=9.1 s")
+    assert watch.shards == (64, 64)

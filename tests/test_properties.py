@@ -164,8 +164,13 @@ def _double(draw: st.DrawFn, text: str, *, breaks: bool) -> str:
     continuations (the next line's indentation is not part of the value)."""
     out = []
     for ch in text:
+        at_line_start = bool(out) and out[-1].startswith("\\\n")
         if ch in '"\\':
             out.append("\\" + ch)
+        elif at_line_start and ch in " \t":
+            # Leading blanks of a continued line are not part of the value (YAML folds
+            # them away): a space there is written as an escape, as a YAML writer must.
+            out.append(f"\\x{ord(ch):02x}")
         elif draw(st.integers(0, 5)) == 0:
             out.append(draw(st.sampled_from([f"\\x{ord(ch):02x}", f"\\u{ord(ch):04x}", f"\\U{ord(ch):08x}"])))
         else:

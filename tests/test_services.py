@@ -222,3 +222,36 @@ def test_who_listens_names_the_candidate_and_strangers(tmp_path: Path) -> None:
         (held,) = pm.listeners(port, handle)
         assert not held.ours and held.pid == os.getpid()
         assert f"pid {held.pid}" in held.describe()
+
+
+def test_env_files_are_read_on_the_host_after_the_candidates_env(tmp_path: Path) -> None:
+    """launch.env_files: the supervisor reads them as systemd reads EnvironmentFile= (a
+    later file wins over the candidate's env, as in the exported unit), skips a missing
+    "-" file, and nothing of them is left in the candidate's directory."""
+    target = script_target(
+        tmp_path,
+        "import json, os\nprint(json.dumps({k: os.environ.get(k) for k in ('HF_TOKEN', 'NCCL_ALGO', 'ONLY_OURS')}))\n",
+    )
+    secrets = tmp_path / "sglang.env"
+    secrets.write_text("# the operator's file\nHF_TOKEN='hf_from file'\nNCCL_ALGO=Tree\n")
+    secrets.chmod(0o600)
+    host = LocalHost(workdir=str(tmp_path / "work"))
+    pm = ProcessManager(host, sys.executable)
+    candidate = Candidate.build({"model-path": "/m"}, {"NCCL_ALGO": "Ring", "ONLY_OURS": "1"})
+    files = [str(secrets), f"-{tmp_path}/missing.env"]
+    handle = pm.start("t-envfiles", candidate, target, None, env_files=files)
+    assert wait_exit(pm, handle).exit_code == 0
+    seen = json.loads(pm.read_log(handle, 0).decode().strip().splitlines()[0])
+    assert seen == {"HF_TOKEN": "hf_from file", "NCCL_ALGO": "Tree", "ONLY_OURS": "1"}
+    assert "hf_from file" not in "".join(
+        p.read_text(errors="replace") for p in Path(handle.directory).iterdir() if p.name != "log"
+    )
+
+
+def test_a_required_env_file_that_is_missing_fails_the_start_by_name(tmp_path: Path) -> None:
+    from autofix.errors import HostError
+
+    target = script_target(tmp_path, "print('never')\n")
+    pm = ProcessManager(LocalHost(workdir=str(tmp_path / "work")), sys.executable)
+    with pytest.raises(HostError, match=f"EnvironmentFile {tmp_path}/nope.env: no such file"):
+        pm.start("t-nofile", Candidate.build({"model-path": "/m"}), target, None, env_files=[f"{tmp_path}/nope.env"])

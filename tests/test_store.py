@@ -94,9 +94,24 @@ def test_unknown_records_and_bad_urls() -> None:
     with pytest.raises(UnknownRecord):
         store.attempt(42)
     with pytest.raises(StoreError):
-        open_store("not a url at all")
+        open_store("nosuchdatabase://somewhere/x")
     with pytest.raises(StoreError):
         open_store("sqlite:////nonexistent-dir/x/runs.db")
+    with pytest.raises(StoreError):
+        open_store("/nonexistent-dir/x/runs.db")
+
+
+def test_a_path_is_a_sqlite_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """--db runs.db, --db /abs/y.db and AUTOFIX_DB=~/z.db are SQLite files at those paths."""
+    monkeypatch.chdir(tmp_path)
+    open_store("runs.db").create_run(name="n", base_path="b", base_text="", host="h", target="t")
+    assert (tmp_path / "runs.db").exists()
+    open_store(str(tmp_path / "y.db")).runs()
+    assert (tmp_path / "y.db").exists()
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("AUTOFIX_DB", "~/z.db")
+    open_store().runs()
+    assert (tmp_path / "z.db").exists()
 
 
 def test_committed_database_of_every_earlier_revision_upgrades(tmp_path: Path) -> None:
@@ -361,3 +376,27 @@ def test_a_url_whose_driver_is_missing_says_what_to_install() -> None:
         open_store("mysql://u:pw@db.example/x")
     message = str(info.value)
     assert "mysql://u:***@db.example/x" in message and "pw@" not in message and "mysqlclient" in message
+
+
+def test_a_migration_that_dies_halfway_leaves_the_store_as_it_was(
+    store_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The whole migration is one transaction, DDL included: killed after the first
+    revision's tables were made (here: an error right after revision 0001), the store is
+    left without them, and the next open migrates it from scratch. Python's sqlite3
+    commits each CREATE TABLE on its own unless told otherwise: the next open then failed
+    with "table runs already exists"."""
+    from alembic import command
+
+    real_upgrade = command.upgrade
+
+    def dies_after_the_first_revision(cfg, revision):  # type: ignore[no-untyped-def]
+        real_upgrade(cfg, "0001")
+        raise KeyboardInterrupt  # as a SIGINT would, after the first revision's DDL
+
+    monkeypatch.setattr(command, "upgrade", dies_after_the_first_revision)
+    with pytest.raises(KeyboardInterrupt):
+        open_store(store_url)
+    monkeypatch.setattr(command, "upgrade", real_upgrade)
+    store = open_store(store_url)  # migrates from nothing: no "table runs already exists"
+    assert store.runs() == []

@@ -107,6 +107,24 @@ def test_transient_unit_command_is_exact_and_needs_no_quoting(tmp_path: Path) ->
     assert not any("hf_Unit1" in " ".join(c) for c in host.commands)
 
 
+def test_the_operators_env_files_follow_the_candidates_so_they_win(tmp_path: Path) -> None:
+    """launch.env_files go to systemd-run as EnvironmentFile= after autofix's own file:
+    systemd lets the later file win, as the exported unit's EnvironmentFile= lines win
+    over its Environment=; systemd reads them on the host, autofix never does."""
+    host = RecordingHost(str(tmp_path))
+    manager = SystemdManager(host, "/v/bin/python")
+    target = Target("sglang", "/v/bin/python", "sglang.launch_server")
+    candidate = Candidate.build({"model-path": "/m"}, {"NCCL_ALGO": "Ring"})
+    manager.start("autofix-1-2-abc", candidate, target, None, env_files=["/etc/sglang/k26.env", "-/etc/x.env"])
+    run = next(c for c in host.commands if c[0] == "systemd-run")
+    files = [a for a in run if a.startswith("--property=EnvironmentFile=")]
+    assert files == [
+        f"--property=EnvironmentFile={tmp_path}/services/autofix-1-2-abc/env",
+        "--property=EnvironmentFile=/etc/sglang/k26.env",
+        "--property=EnvironmentFile=-/etc/x.env",
+    ]
+
+
 def test_secret_flags_reach_the_unit_through_a_config_file(tmp_path: Path) -> None:
     """A secret flag goes into a 0600 SGLang --config file, never onto systemd-run's
     command line (or the unit's ExecStart); the file goes when the unit is stopped."""
@@ -255,8 +273,9 @@ def test_secrets_reach_no_sink_of_a_whole_search_through_systemd(
     import time
 
     from autofix import logs
-    from autofix.cli import SearchView
+    from autofix.cli import err
     from autofix.export import ExportContext, render
+    from autofix.view import SearchView
 
     secrets = ["hf_WholeRun1secret", "sk-WholeRun2secret", "wmWholeRun3secret"]
     text = (ROOT / "examples" / "k26-eagle3.yaml").read_text()
@@ -271,7 +290,7 @@ def test_secrets_reach_no_sink_of_a_whole_search_through_systemd(
     assert "watermark-config" not in config.secrets.flags
     host = LocalHost(workdir=str(tmp_path / "work"))
     logs.configure(json_lines=True, verbose=True)
-    view = SearchView(config, quiet=False)
+    view = SearchView(err, config.unit)
     runner = Runner(
         config,
         SearchOptions(

@@ -12,7 +12,9 @@ A candidate is known by its identity, never by a pid alone: the pid with its sta
 process it starts. Stop signals only processes that prove to be the candidate, so a pid
 the kernel handed to an unrelated process after the candidate died is left alone.
 
-    supervise.py start DIR -- ARGV...   env from DIR/env.json {"env": {...}, "cwd": ...}
+    supervise.py start DIR -- ARGV...   env from DIR/env.json {"env": {...}, "cwd": ...,
+                                        "env_files": [PATH, "-PATH", ...]}, the files
+                                        read as systemd reads EnvironmentFile=
                                         prints {"pid": N, "pgid": N} once ARGV is exec'd;
                                         run again for the same DIR (a retried start whose
                                         answer was lost) it starts nothing and prints the
@@ -94,6 +96,111 @@ def start(directory: str, argv: list[str]) -> int:
 SECRET_FILES = ("env.json", "secret-args.yaml")
 
 
+class EnvFileError(Exception):
+    pass
+
+
+def read_env_files(paths: list[str]) -> dict[str, str]:
+    """The assignments of the operator's EnvironmentFile= paths, later files winning; a
+    path with a leading "-" may be missing, any other must be readable."""
+    env: dict[str, str] = {}
+    for entry in paths:
+        optional = entry.startswith("-")
+        path = entry[1:] if optional else entry
+        try:
+            with open(path, encoding="utf-8") as fh:
+                text = fh.read()
+        except FileNotFoundError:
+            if optional:
+                continue
+            raise EnvFileError(f"EnvironmentFile {path}: no such file") from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise EnvFileError(f"EnvironmentFile {path}: cannot read: {exc}") from None
+        env.update(parse_env_file(text))
+    return env
+
+
+def parse_env_file(text: str) -> dict[str, str]:
+    """KEY=VALUE lines as systemd.exec(5) describes EnvironmentFile=: blank lines, lines
+    without "=" and lines starting with # or ; are skipped. A value is a run of quoted
+    parts, 'single' (verbatim, may span lines) or "double" (a backslash keeps one of
+    " \\ ` $, joins the next line before a newline, and is kept before anything else),
+    with whitespace between them dropped, optionally ended by an unquoted part (a
+    backslash keeps the next character or joins the next line; trailing whitespace is
+    dropped). Later assignments win. One pass over the characters, one state at a time."""
+    env: dict[str, str] = {}
+    state = "line"  # line | skip | key | gap | single | double | bare
+    key: list[str] = []
+    value: list[str] = []
+    bare_kept = 0  # how much of ``value`` survives the bare part's trailing whitespace
+    i = 0
+    while i <= len(text):
+        ch = text[i] if i < len(text) else "\n"  # the end of the text ends the last line
+        nxt = text[i + 1] if i + 1 < len(text) else ""
+        if state == "line":
+            if ch in "#;":
+                state = "skip"
+            elif ch not in " \t\r\n":
+                state, key = "key", [ch]
+        elif state == "skip":
+            if ch == "\n":
+                state = "line"
+        elif state == "key":
+            if ch == "=":
+                state, value = "gap", []
+            elif ch == "\n":
+                state = "line"  # no "=": not an assignment
+            else:
+                key.append(ch)
+        elif state == "gap":
+            if ch == "'":
+                state = "single"
+            elif ch == '"':
+                state = "double"
+            elif ch == "\n":
+                env["".join(key).strip(" \t\r")] = "".join(value)
+                state = "line"
+            elif ch not in " \t\r":
+                state, bare_kept = "bare", len(value)
+                continue  # the same character again, as the bare part's first
+        elif state == "single":
+            if ch == "'" or i == len(text):
+                state = "gap"
+            else:
+                value.append(ch)
+        elif state == "double":
+            if ch == '"' or i == len(text):
+                state = "gap"
+            elif ch == "\\" and nxt:
+                if nxt in '"\\`$':
+                    value.append(nxt)
+                elif nxt != "\n":
+                    value += ["\\", nxt]
+                i += 1
+            else:
+                value.append(ch)
+        elif state == "bare":
+            if ch == "\n":
+                env["".join(key).strip(" \t\r")] = "".join(value[:bare_kept])
+                state = "line"
+            elif ch == "\\":
+                if nxt not in ("\n", ""):  # before a newline: a continuation; at the end: nothing
+                    value.append(nxt)
+                    bare_kept = len(value)
+                i += 1
+            else:
+                value.append(ch)
+                if ch not in " \t\r":
+                    bare_kept = len(value)
+        i += 1
+    if state in ("gap", "single", "double"):  # a quote the text never closed
+        env["".join(key).strip(" \t\r")] = "".join(value)
+    elif state == "bare":  # a backslash was the text's last character
+        env["".join(key).strip(" \t\r")] = "".join(value[:bare_kept])
+    env.pop("", None)  # "=x": no name to set
+    return env
+
+
 def _forget_secrets(directory: str) -> None:
     for name in SECRET_FILES:
         try:
@@ -115,6 +222,11 @@ def _start_new(directory: str, argv: list[str], guard: int) -> int:
         pass
     env = dict(os.environ)
     env.update({str(k): str(v) for k, v in spec.get("env", {}).items()})
+    try:
+        env.update(read_env_files([str(p) for p in spec.get("env_files", [])]))
+    except EnvFileError as exc:
+        sys.stdout.write(json.dumps({"error": str(exc)}) + "\n")
+        return 1
     for name in spec.get("unset", []):
         env.pop(name, None)
     env[_proc.TOKEN_VAR] = _token(directory)

@@ -17,17 +17,15 @@ from __future__ import annotations
 
 import fcntl
 import json
+import re
+import sqlite3
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
-from alembic.script.revision import RevisionError
-from alembic.util.exc import CommandError
 from sqlalchemy import Connection, create_engine, delete, event, func, insert, inspect, select
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
@@ -101,11 +99,20 @@ class SqlStore:
     def _migrate(self) -> None:
         """Bring the schema to head; two processes opening a new store at once take turns
         (a file lock beside a SQLite file, an advisory lock on PostgreSQL). A revision this
-        autofix does not know (a newer one wrote the store) is refused, nothing changed."""
+        autofix does not know (a newer one wrote the store) is refused, nothing changed.
+        A store already at head is seen with one query: Alembic (a fifth of a second to
+        import) is loaded only when there is something to migrate."""
+        if self._at_head():
+            return
+        from alembic import command
+        from alembic.config import Config
+        from alembic.runtime.migration import MigrationContext
+        from alembic.script import ScriptDirectory
+
         cfg = Config()
         cfg.set_main_option("script_location", str(data_path("migrations")))
         script = ScriptDirectory.from_config(cfg)
-        with self._migration_turn(), self.engine.begin() as conn:
+        with self._migration_turn(), self.engine.connect() as conn, _all_or_nothing(conn):
             if conn.dialect.name == "postgresql":
                 conn.exec_driver_sql("SELECT pg_advisory_xact_lock(727370)")
             before = MigrationContext.configure(conn).get_current_heads()
@@ -115,6 +122,14 @@ class SqlStore:
             cfg.attributes["connection"] = conn
             command.upgrade(cfg, "head")
             self._record_version(conn, script.get_current_head())
+
+    def _at_head(self) -> bool:
+        """Whether the store's schema is this autofix's newest revision already."""
+        with self.engine.connect() as conn:
+            if not inspect(conn).has_table("alembic_version"):
+                return False
+            found = [row[0] for row in conn.exec_driver_sql("SELECT version_num FROM alembic_version")]
+        return found == [_head_revision()]
 
     def _newer_message(self, conn: Connection, revision: str, head: str | None) -> str:
         from .. import __version__
@@ -495,15 +510,59 @@ class SqlStore:
             ]
 
 
+@contextmanager
+def _all_or_nothing(conn: Connection) -> Iterator[None]:
+    """One transaction around the whole migration, DDL included. PostgreSQL's DDL is
+    transactional as is. Python's sqlite3 driver opens a transaction before an INSERT or
+    UPDATE only, so each CREATE TABLE would commit on its own, and a controller killed
+    halfway left tables without the revision that made them (the next open: "table runs
+    already exists"). On SQLite the migration takes the driver's transactions into its own
+    hands for as long as it runs: BEGIN IMMEDIATE, then COMMIT, or ROLLBACK on any error."""
+    if conn.dialect.name != "sqlite":
+        with conn.begin():
+            yield
+        return
+    raw = conn.connection.dbapi_connection
+    assert raw is not None
+    driver_mode = raw.isolation_level
+    raw.isolation_level = None  # the driver issues no BEGIN or COMMIT of its own
+    try:
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            conn.exec_driver_sql("ROLLBACK")
+            raise
+        conn.exec_driver_sql("COMMIT")
+    finally:
+        raw.isolation_level = driver_mode  # the pooled connection goes back as it came
+
+
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cursor = dbapi_conn.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA busy_timeout=30000")
+    cursor.execute("PRAGMA busy_timeout=30000")  # first: what follows waits its turn
+    if str(cursor.execute("PRAGMA journal_mode").fetchone()[0]).lower() != "wal":
+        _switch_to_wal(cursor)
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA synchronous=NORMAL")
     # Rows rewritten to take a secret out leave no copy in freed pages.
     cursor.execute("PRAGMA secure_delete=ON")
     cursor.close()
+
+
+def _switch_to_wal(cursor: Any, patience_s: float = 30.0) -> None:
+    """WAL mode, set once per database file (it persists). Switching needs the database to
+    itself, and SQLite answers "database is locked" at once rather than waiting when another
+    connection holds it (a second process migrating a new store): try again until it is free."""
+    deadline = time.monotonic() + patience_s
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
 
 
 def _first_line(exc: BaseException) -> str:
@@ -627,8 +686,29 @@ def _attempt(row: AttemptRow, verdicts: Sequence[VerdictRow]) -> Attempt:
     )
 
 
-def _knows(script: ScriptDirectory, revision: str) -> bool:
+def _knows(script: Any, revision: str) -> bool:
+    from alembic.script.revision import RevisionError
+    from alembic.util.exc import CommandError
+
     try:
         return script.get_revision(revision) is not None
     except (CommandError, RevisionError):
         return False
+
+
+_REVISION = re.compile(r'^(down_revision|revision)\s*=\s*["\']?([^"\'\s]+)', re.MULTILINE)
+
+
+@lru_cache(maxsize=1)
+def _head_revision() -> str | None:
+    """The newest revision of migrations/versions, read from its files (one head: each
+    revision names the one before it), without loading Alembic."""
+    revisions: set[str] = set()
+    parents: set[str] = set()
+    for path in (data_path("migrations") / "versions").glob("*.py"):
+        found = dict(_REVISION.findall(path.read_text(encoding="utf-8")))
+        if "revision" in found:
+            revisions.add(found["revision"])
+            parents.add(found.get("down_revision", "None"))
+    heads = revisions - parents
+    return heads.pop() if len(heads) == 1 else None

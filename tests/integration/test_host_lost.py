@@ -38,7 +38,7 @@ def test_reboot_mid_attempt_is_host_lost_and_the_candidate_is_retried(tmp_path: 
     runner: Runner
 
     def reboot(event: object) -> None:
-        handle = runner._launched_handle
+        handle = runner.executor.launched
         if isinstance(event, GateProgress) and handle is not None and not rebooted:
             rebooted.append(True)
             for name in ("pid", "supervisor.pid"):
@@ -79,8 +79,8 @@ def test_a_connection_lost_during_the_start_ends_the_attempt_and_stops_what_star
     class DropsAfterStarting(ProcessManager):
         drops = 1
 
-        def start(self, name, candidate, target, cwd):  # type: ignore[no-untyped-def]
-            handle = super().start(name, candidate, target, cwd)
+        def start(self, name, candidate, target, cwd, env_files=()):  # type: ignore[no-untyped-def]
+            handle = super().start(name, candidate, target, cwd, env_files)
             if self.drops:
                 self.drops -= 1
                 self.started = handle
