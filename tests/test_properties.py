@@ -25,7 +25,7 @@ from autofix.classify import classify
 from autofix.config import parse_base
 from autofix.errors import ConfigError
 from autofix.export import ExportContext, render, systemd_exec
-from autofix.model import Gate, RunStatus
+from autofix.model import Gate, RunStatus, flag_tokens
 from autofix.tracebacks import parse_text
 
 from .test_export import systemd_split
@@ -63,7 +63,9 @@ def test_hostile_values_are_refused_or_arrive_intact(flag: str, value: str, env_
     argv = config.base.argv()
     assert argv[:2] == ["--model-path", "/m"]
     if argv[2:]:
-        assert argv[2] == f"--{flag}" and argv[3:] == [str(loaded["args"][flag])]
+        # As the user spelled it (a name with its own dashes is kept as typed: model.flag_tokens).
+        words = flag_tokens(flag)
+        assert argv[2 : 2 + len(words)] == words and argv[2 + len(words) :] == [str(loaded["args"][flag])]
     full = ["/usr/bin/python3", "-m", "sglang.launch_server", *argv]
     assert systemd_split(systemd_exec(full)) == full
     ctx = ExportContext(config, config.base, run_id=1, attempt_id=1)

@@ -32,8 +32,12 @@ READY_TIMEOUT_S = 4.0
 # For faults that kill the server during startup: a settle time it never outlives, so the
 # death is the start gate's whatever the machine's load (with 1 s it could be ready's).
 CRASH_SETTLE_S = 30.0
-# Preflight, start and stop on a loaded two-core machine: what a run costs beyond its gates.
-OVERHEAD_S = 15.0
+# A bound on the whole search that a gate waiting out a real default would break (smoke's
+# request waits 120 s, ready's real timeout is 900 s) and the machine's load would not:
+# preflight, start and stop took up to 39 s beyond the gates under CI on two loaded cores.
+WITHIN_S = 100.0
+# How late a gate may end past its own timeout: one poll interval and a probe's answer.
+GATE_SLACK_S = 2.0
 
 
 @dataclass(frozen=True)
@@ -47,6 +51,11 @@ class Ended:
     @property
     def failed_verdict(self) -> dict[str, Any]:
         return next(g for g in self.attempt["gates"] if not g["ok"])
+
+    @property
+    def failed_within(self) -> float:
+        """How long the failing gate ran, as it recorded it (not the machine's wall time)."""
+        return float(self.failed_verdict["seconds"])
 
 
 def free_port() -> int:
@@ -105,7 +114,8 @@ def test_hang_at_warmup_times_out_at_ready(tmp_path: Path) -> None:
     assert ended.attempt["state"] == "timeout" and ended.attempt["failed_gate"] == "ready"
     assert "/health never answered 200" in ended.failed_verdict["detail"]
     assert "last: 503" in ended.failed_verdict["detail"]
-    assert ended.seconds < SETTLE_S + READY_TIMEOUT_S + OVERHEAD_S
+    assert ended.failed_within < READY_TIMEOUT_S + GATE_SLACK_S
+    assert ended.seconds < WITHIN_S
 
 
 def test_hang_while_loading_times_out_at_ready(tmp_path: Path) -> None:
@@ -114,7 +124,8 @@ def test_hang_while_loading_times_out_at_ready(tmp_path: Path) -> None:
     assert ended.attempt["state"] == "timeout" and ended.attempt["failed_gate"] == "ready"
     assert ended.failed_verdict["detail"] == f"no model at /v1/models within {READY_TIMEOUT_S:.0f} s"
     assert "50% Completed" in ended.shown["log_excerpt"]
-    assert ended.seconds < SETTLE_S + READY_TIMEOUT_S + OVERHEAD_S
+    assert ended.failed_within < READY_TIMEOUT_S + GATE_SLACK_S
+    assert ended.seconds < WITHIN_S
 
 
 def test_crash_while_loading_fails_at_start_with_the_ranks_exception(tmp_path: Path) -> None:
@@ -126,7 +137,8 @@ def test_crash_while_loading_fails_at_start_with_the_ranks_exception(tmp_path: P
     assert ended.attempt["exception"] == "safetensors_rust.SafetensorError"
     assert "MetadataIncompleteBuffer" in ended.attempt["message"]
     assert ended.shown["frame"]["function"] == "_safetensors_weights_iterator"
-    assert ended.seconds < OVERHEAD_S
+    assert ended.failed_within < CRASH_SETTLE_S  # start saw the death, not its settle time
+    assert ended.seconds < WITHIN_S
 
 
 def test_flapping_health_fails_ready_and_says_so(tmp_path: Path) -> None:
@@ -143,8 +155,8 @@ def test_flapping_health_fails_ready_and_says_so(tmp_path: Path) -> None:
     flapping = answers[answers.index("200") :]  # before it, maybe a 503 of the warmup
     assert all(cycle[a] == b for a, b in itertools.pairwise(flapping))
     assert answers[-2:] == ["200", "503"]  # the third fall is the verdict
-    assert ended.failed_verdict["seconds"] < READY_TIMEOUT_S
-    assert ended.seconds < SETTLE_S + READY_TIMEOUT_S + OVERHEAD_S
+    assert ended.failed_within < READY_TIMEOUT_S
+    assert ended.seconds < WITHIN_S
 
 
 def test_oom_under_load_fails_smoke_as_cuda_oom(tmp_path: Path) -> None:
@@ -156,7 +168,7 @@ def test_oom_under_load_fails_smoke_as_cuda_oom(tmp_path: Path) -> None:
     assert ended.attempt["exception"] == "torch.OutOfMemoryError"
     assert ended.attempt["message"].startswith("CUDA out of memory. Tried to allocate")
     assert [g["gate"] for g in ended.attempt["gates"] if g["ok"]] == ["preflight", "start", "ready"]
-    assert ended.seconds < OVERHEAD_S
+    assert ended.seconds < WITHIN_S
 
 
 def test_oom_killer_fails_start_with_signal_9(tmp_path: Path) -> None:
@@ -169,7 +181,8 @@ def test_oom_killer_fails_start_with_signal_9(tmp_path: Path) -> None:
     assert "OOM killer" in detail
     assert ended.attempt["class"] == "killed-by-signal"
     assert "status=9/KILL" in ended.attempt["message"]
-    assert ended.seconds < OVERHEAD_S
+    assert ended.failed_within < CRASH_SETTLE_S  # start saw the death, not its settle time
+    assert ended.seconds < WITHIN_S
 
 
 def test_segfault_fails_start_with_signal_11(tmp_path: Path) -> None:
@@ -179,7 +192,8 @@ def test_segfault_fails_start_with_signal_11(tmp_path: Path) -> None:
     assert ended.failed_verdict["detail"].startswith("killed by signal 11 (SIGSEGV, exit status 139)")
     assert ended.attempt["class"] == "segfault"
     assert "Fatal Python error: Segmentation fault" in ended.shown["log_excerpt"]
-    assert ended.seconds < OVERHEAD_S
+    assert ended.failed_within < CRASH_SETTLE_S  # start saw the death, not its settle time
+    assert ended.seconds < WITHIN_S
 
 
 def test_torn_traceback_is_kept_and_the_attempt_fails(tmp_path: Path) -> None:
@@ -193,7 +207,8 @@ def test_torn_traceback_is_kept_and_the_attempt_fails(tmp_path: Path) -> None:
     (torn,) = [tb for tb in parse_text(excerpt).tracebacks if tb.truncated]
     assert torn.exc_type == "" and len(torn.frames) == 2
     assert torn.frames[-1].function == "_load_tokenizer"
-    assert ended.seconds < OVERHEAD_S
+    assert ended.failed_within < CRASH_SETTLE_S  # start saw the death, not its settle time
+    assert ended.seconds < WITHIN_S
 
 
 def test_torn_traceback_then_hang_times_out(tmp_path: Path) -> None:
@@ -201,4 +216,5 @@ def test_torn_traceback_then_hang_times_out(tmp_path: Path) -> None:
     ended = search_fault(tmp_path, "torn-traceback-hang")
     assert ended.attempt["state"] == "timeout" and ended.attempt["failed_gate"] == "ready"
     assert "Traceback (most recent call last):" in ended.shown["log_excerpt"]
-    assert ended.seconds < SETTLE_S + READY_TIMEOUT_S + OVERHEAD_S
+    assert ended.failed_within < READY_TIMEOUT_S + GATE_SLACK_S
+    assert ended.seconds < WITHIN_S

@@ -92,7 +92,6 @@ def test_the_probe_runs_vllms_own_validation(vllm_python: str) -> None:
         bad = probe.check(Candidate.build({"model": str(MODELS / "qwen3-8b"), "tensor-parallel-size": "3"}), 120)
         assert not bad.ok
         assert "must be divisible by tensor parallel size (3)" in bad.output
-        assert bad.seconds < 10
     finally:
         probe.close()
 

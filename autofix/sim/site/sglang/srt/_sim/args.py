@@ -224,6 +224,12 @@ def _suppress(value):
 
 def build_parser():
     parser = argparse.ArgumentParser(prog=FLAGS["prog"])
+    add_flags(parser)
+    return parser
+
+
+def add_flags(parser):
+    """The real parser's flags (data/flags.json) added to ``parser``."""
     for spec in FLAGS["actions"]:
         if spec["kind"] == "help":
             continue
@@ -243,7 +249,6 @@ def build_parser():
             kwargs["const"] = spec.get("const")
         kwargs.update(spec.get("extra") or {})
         parser.add_argument(*flags, **kwargs)
-    return parser
 
 
 _PARSER = []
@@ -288,6 +293,11 @@ class ServerArgs:
         hidden = {"watermark_key", "watermark_key_b"}
         shown = ", ".join(f"{n}={getattr(view, n)!r}" for n in FIELDS if not n.startswith("_") and n not in hidden)
         return f"ServerArgs({shown})"
+
+    @staticmethod
+    def add_cli_args(parser):
+        """As in every release: the server's flags added to a parser the caller made."""
+        add_flags(parser)
 
     def url(self, port=None):
         host = self.host if self.host not in (None, "", "0.0.0.0") else "127.0.0.1"
