@@ -24,7 +24,9 @@ Three ways of scoring, printed side by side:
   catalogued);
 * **round 3**: the cases marked ``round: 3``, gathered after the held-out part had been seen
   and committed before any engine change for them, scored with the full catalogue and with
-  their family left out.
+  their family left out;
+* **round 4**: the cases marked ``round: 4``, gathered after round 3's engine change was
+  written and committed before the bench was first run on them (never tuned on).
 
     python bench/runtime_logs.py [--verbose] [--split dev|heldout|all]
 """
@@ -95,6 +97,8 @@ class Case:
     @property
     def frozen_split(self) -> str:
         """The split the case was frozen in, whatever was tuned on it later."""
+        if self.round >= 4:
+            return "round4"  # gathered after round 3's engine change, committed before it was scored
         if self.round >= 3:
             return "round3"  # added in round 3, frozen before the engine changed: all held out
         return "heldout" if hashlib.sha256(self.url.encode()).hexdigest()[0] in HELD_OUT_DIGITS else "dev"
@@ -240,14 +244,17 @@ def main() -> int:
     dev = [c for c in cases if c.split == "dev"]
     held = [c for c in cases if c.split == "heldout"]
     fresh = [c for c in cases if c.split == "round3"]
+    fourth = [c for c in cases if c.split == "round4"]
     older = [c for c in cases if c.round < 3]
-    as_frozen = [c for c in cases if c.frozen_split != "dev"]
+    as_frozen = [c for c in cases if c.frozen_split in ("heldout", "round3")]
     regimes = [
         ("in-sample (dev, full catalogue)", evaluate(catalog, families, dev, lofo=False)),
         ("held-out (never tuned on)", evaluate(catalog, families, held, lofo=False)),
         ("leave-one-family-out (rounds 1-2)", evaluate(catalog, families, older, lofo=True)),
         ("round 3 (never tuned on)", evaluate(catalog, families, fresh, lofo=False)),
         ("round 3, family left out", evaluate(catalog, families, fresh, lofo=True)),
+        ("round 4 (never tuned on)", evaluate(catalog, families, fourth, lofo=False)),
+        ("round 4, family left out", evaluate(catalog, families, fourth, lofo=True)),
         (
             f"held-out + round 3 as frozen ({len(TUNED_ON)} tuned on since)",
             evaluate(catalog, families, as_frozen, lofo=False),
@@ -255,7 +262,7 @@ def main() -> int:
     ]
     nones = [c for c in cases if c.fix == "none"]
     print(
-        f"{len(cases)} real logs ({len(dev)} dev, {len(held)} held-out, {len(fresh)} round 3; of the dev, {len(TUNED_ON)} "
+        f"{len(cases)} real logs ({len(dev)} dev, {len(held)} held-out, {len(fresh)} round 3, {len(fourth)} round 4; of the dev, {len(TUNED_ON)} "
         f"were frozen held-out and tuned on since); {sum(c.has_fix for c in cases)} threads "
         f"reached a launch change, {len(nones)} a fix outside the launch\n"
     )
