@@ -9,8 +9,9 @@ its indentation, quoted in an issue ("> "), a Ray worker's lines joined into one
 page, or cut at the top (frames with no ``Traceback`` header, an exception line quoted
 alone); an exception named only inside a sentence is kept as the weakest evidence, used
 when the journal shows no traceback that names its exception (one cut above its
-exception line names none); an error quoted in a sentence without its class is weaker still. Lines are demultiplexed by process (journal PID)
-and by SGLang's rank prefix (``[2026-05-25 19:34:29 TP3] ...``), so the tracebacks of
+exception line names none); an error quoted in a sentence without its class is weaker
+still. Lines are demultiplexed by process (journal PID) and by SGLang's rank prefix
+(``[2026-05-25 19:34:29 TP3] ...``), so the tracebacks of
 nine interleaved processes come apart again. Memory stays bounded whatever the journal
 size: only open tracebacks, a few lines of context per process and capped result lists
 are kept (chains past MAX_CHAIN keep their first and newest links). Speed does not depend
