@@ -425,11 +425,14 @@ def _sglang(pid_key: str, msg: str) -> _Line:
 # that can be one (a superset of _SIGNALS, literal so a block scan stays at C speed).
 _SIGNAL_BLOCK_PATTERN = (
     r"error: |CUDA out of memory|OutOfMemoryError|Watchdog caught|Watchdog thread terminated|Watchdog timeout \("
-    r"|CUDA [Ee]rror(?: \([^)\n]*\))?: |\.cu:\d+: |profiled value -|\]:\[E\d"
-    r"|NCCL WARN |nccl(?:InternalError|InvalidUsage|SystemError|UnhandledCudaError|RemoteError)"
-    r"|Errno 98|ddress already in use|Segmentation fault|SEGV|exit status 13[79]|signal 11|Killed|KILL|oom-kill"
-    r"|Main process exited|\"MESSAGE\":\["
+    r"|CUDA [Ee]rror(?: \([^)\n]*\))?: |NCCL WARN "
+    r"|nccl(?:InternalError|InvalidUsage|SystemError|UnhandledCudaError|RemoteError)"
+    r"|E(?:rrno 98|\d{3,4} \d\d:\d\d:\d\d)|d(?:dress already in use| value -\d)|Segmentation fault|SEGV"
+    r"|exit status 13[79]|s(?:ignal 11|sertion `)|Killed|KILL|oom-kill|Main process exited|\"MESSAGE\":\["
 )
+# Every alternative costs the block scan of every journal; the ones added for torch's glog
+# error lines ("E421 02:05:38"), a negative profiled budget ("d value -5") and a kernel's
+# assertion ("ssertion `") share a first letter with an older one, where they cost nothing.
 _SIGNAL_BLOCK = re.compile(_SIGNAL_BLOCK_PATTERN)
 # A line that can matter when no traceback is open: it starts one (a header, a frame cut
 # from its header, an exception line quoted alone) or it is a failure line. The literals
@@ -437,8 +440,12 @@ _SIGNAL_BLOCK = re.compile(_SIGNAL_BLOCK_PATTERN)
 # "Error: " by _names (a regex started at every character would cost more, and one over
 # a long dotted run be quadratic).
 _INTERESTING = re.compile(r"Traceback \(most recent call last\)|File \"|" + _SIGNAL_BLOCK_PATTERN)
-# The second form ends before the class name of an exceptions module (see _EXC_MODULE).
-_NEEDLE = re.compile(r"(?:Error|Exception): |(?:errors|exc|exceptions)\.(?=[A-Z]\w*: )")
+_NEEDLE = re.compile(r"(?:Error|Exception): ")
+# A class of an exceptions module (see _EXC_MODULE), found by its module's last letters:
+# each a plain literal, searched apart (an alternation would lose the literal fast path and
+# cost every line of a journal), the module's name checked after.
+_MODULE_NEEDLES = tuple(re.compile(rf"{tail}\.(?=[A-Z]\w*: )") for tail in ("rors", "exc", "ions"))
+_EXC_MODULES = ("errors", "exc", "exceptions")
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.")
 # What a line's prefix ends in (SGLang's and kubectl's "]", compose's "|", the journal's
 # ":", Ray's ")", docker's "Z", a quote's ">", JSON's quote).
@@ -517,6 +524,8 @@ class JournalParser:
         self._signals: list[Signal] = []
         self._dropped = 0
         self._quoted: list[Signal] = []
+        # (text, from, first exceptions-module name at or after it or -1, searched until)
+        self._module_memo: tuple[str | None, int, int, int] = (None, 0, -1, 0)
         self._stale_due = -1  # no open traceback can be stale before this line
         self._cut_lines = 0
         self._order = 0
@@ -547,9 +556,11 @@ class JournalParser:
         shows no traceback: they count at the end only if it never does."""
         while True:
             found = _NEEDLE.search(text, pos, limit)
-            if found is None:
+            module = self._module_needle(text, pos, found.start() if found is not None else limit)
+            if found is None and module < 0:
                 return -1
-            needle = found.end() if found.group().endswith(".") else found.start()
+            needle = module if module >= 0 else found.start()  # type: ignore[union-attr]
+            end = needle if module >= 0 else found.end()  # type: ignore[union-attr]
             if self._quoting and text.startswith("{", text.rfind("\n", 0, needle) + 1):
                 # A JSON journal's MESSAGE may escape the text around a name ("\u5931"):
                 # read the line decoded (_process looks for quoted names there).
@@ -564,7 +575,28 @@ class JournalParser:
                         self._order += 1
                         line = f"{quoted[0]}: {quoted[1]}"[:2000]
                         self._quoted.append(Signal("quoted_exception", line, order=self._order))
-            pos = found.end()
+            pos = end + 1 if module >= 0 else end
+
+    def _module_needle(self, text: str, pos: int, limit: int) -> int:
+        """Where the first exceptions-module class name in ``text[pos:limit]`` starts (-1:
+        none). Remembered per text, so a block read name by name is searched once."""
+        memo_text, start, hit, until = self._module_memo
+        if memo_text is text and start <= pos and (hit >= pos or (hit < 0 and until >= limit)):
+            return hit if 0 <= hit < limit else -1
+        hit = -1
+        for pattern in _MODULE_NEEDLES:
+            at = pos
+            while (found := pattern.search(text, at, limit if hit < 0 else hit)) is not None:
+                dot = found.end() - 1
+                word = dot
+                while word > 0 and (text[word - 1].isalnum() or text[word - 1] == "_"):
+                    word -= 1
+                if text[word:dot] in _EXC_MODULES:
+                    hit = found.end()
+                    break
+                at = found.end()
+        self._module_memo = (text, pos, hit, limit)
+        return hit
 
     def _next_interesting(self, text: str, offset: int) -> int:
         """Where the next line that can matter has its match in ``text`` (-1: none)."""

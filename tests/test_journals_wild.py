@@ -405,3 +405,13 @@ def test_an_exception_in_prose_counts_when_the_traceback_is_cut_above_its_own() 
     """A cut traceback names no exception: prose that does is still heard."""
     text = "It fails with a `RuntimeError: invalid argument` in custom all-reduce.\n" + CUT_TB + "\n"
     assert subject_both_ways(text) == "RuntimeError: invalid argument"
+
+
+def test_an_exceptions_module_class_is_found_in_a_block_after_other_names() -> None:
+    """Block mode finds the module-named class past other names and look-alike modules
+    ("versions.", "mirrors.") as line mode does."""
+    noise = "".join(
+        f"[2025-07-29 15:06:{n % 60:02d}] see versions.Foo: x and mirrors.Bar: y, ValueError: z\n" for n in range(300)
+    )
+    lone = "triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 147456"
+    assert subject_both_ways(f"{noise}{lone}\n") == lone
