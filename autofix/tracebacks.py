@@ -113,6 +113,9 @@ _ORPHAN = re.compile(
     rf"^(?P<type>(?:[A-Za-z_]\w*\.)*(?:[A-Z]\w*(?:Error|Exception)|Exception)|{_EXC_MODULE}): (?P<msg>\S.*)$",
     re.ASCII,
 )
+# An error quoted in a sentence: a failure word, at most three words, then the quote; read
+# in the first PROSE_LINE characters of a line only.
+PROSE_LINE = 2000
 # An error quoted in a sentence: a failure word, at most three words, then the quote.
 _PROSE_ERROR = re.compile(
     r"(?i)\b(?:errors?|fail(?:s|ed|ing|ure)?|crash(?:es|ed)?|exit(?:s|ed)?|raise[sd]?|throws?)\b"
@@ -721,7 +724,11 @@ class JournalParser:
             return ()
         found: list[Signal] = []
         for line in list(self._recent)[-40:]:
-            match = _PROSE_ERROR.search(_unquote(line))
+            # A sentence, not a 16 KB line; and no quote, no quoted error (a cheap test first).
+            text = line[:PROSE_LINE]
+            if '"' not in text and "`" not in text and "\u201c" not in text:
+                continue
+            match = _PROSE_ERROR.search(_unquote(text))
             if match is not None and len(found) < MAX_QUOTED:
                 self._order += 1
                 found.append(Signal("quoted_error", match.group("quote").strip(), order=self._order))
