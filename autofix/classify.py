@@ -27,17 +27,25 @@ _SIGNAL_STRENGTH = (
     "argparse_error",
     "oom",
     "nccl_error",
+    # A kernel's own assertion comes before the "device-side assert" CUDA error reporting it.
+    "device_assert",
     "cuda_error",
     # A watchdog reports that something hung; a CUDA or NCCL error above says what.
     "nccl_timeout",
     "sglang_watchdog",
     "nccl_warn",
+    # torch's C++ error-level lines (Gloo, NCCL process groups) that no pattern above names.
+    "torch_error",
+    # SGLang's warning that the profiled KV budget is negative (the failure line often cut).
+    "kv_budget_negative",
     "bind_error",
     "segfault",
     "killed",
     "exit_status",
     # An exception named in prose (a user's sentence, no traceback): the weakest evidence.
     "quoted_exception",
+    # An error quoted in a sentence without its class: weaker still.
+    "quoted_error",
 )
 _NOISE_TYPES = ("SystemExit", "KeyboardInterrupt")
 _EVIDENCE_LIMIT = 6000
@@ -114,6 +122,8 @@ def choose_subject(journal: Journal, package: str = "sglang") -> Subject | None:
         return Subject(root.exc_type, root.message, target_frame(root, package), traceback=root)
     for kind in _SIGNAL_STRENGTH:
         signal = journal.first_signal(kind)
+        if signal is not None and kind == "quoted_error":
+            return Subject("quoted_error", signal.line, None, signal=signal)
         if signal is not None and kind == "quoted_exception":
             exc, _, msg = signal.line.partition(": ")
             return Subject(exc, msg, None, signal=signal)

@@ -57,6 +57,17 @@ class Flags:
                 return name
         return flag if self.assume_present else None
 
+    def known(self, flag: str) -> bool:
+        """Whether the candidate itself sets this flag (its value is known): offline, a flag
+        is assumed set but its value is not, so a failed check cannot be found to hold."""
+        return any(self.candidate.has(name) for name in self.catalog.spellings(flag))
+
+    def required(self, flag: str) -> bool:
+        """Whether a flag the message says is required can be the one to turn on: unset in
+        the candidate, or (offline) not known to be set. A message asking for --x says x is
+        not set, whatever offline assumes of the flags it names."""
+        return self.spelling(flag) is None or (self.assume_present and not self.known(flag))
+
     def target(self, flag: str) -> str:
         """The spelling to edit: the candidate's own, else the flag as given."""
         return self.spelling(flag) or flag
@@ -424,7 +435,20 @@ _HARDWARE_ONLY = re.compile(
     r"(?i)^(?P<what>.{1,80}?)\s+(?:only supports|is only supported on|only runs on|requires|needs)\s+(?:an?\s+)?"
     r"(?:CUDA|NVIDIA|ROCm|HIP|NPU|XPU|GPUs?\b|SM\s?\d+|Hopper|Blackwell)"
 )
-_REFUSAL = re.compile(r"(?i)not (?:currently )?supported|incompatible|does not support|cannot be used|not compatible")
+_REFUSAL = re.compile(
+    r"(?i)not (?:currently )?supported|incompatible|does not support|cannot be used|not compatible|not available"
+)
+# "X is only supported for decode side" / "only available with fa3": a value the message
+# requires, named in prose; the flag whose parser choices hold it is set to it.
+_ONLY_FOR_VALUE = re.compile(
+    r"(?i)\bonly (?:supported|available|valid|allowed|works?) (?:for|with|in|when using)\s+(?:the\s+)?"
+    r"(?P<what>[^.,;:()]{1,40})"
+)
+# What a refusal is about, up to the end of its sentence ("does not support dp attention.").
+_REFUSED_OBJECT = re.compile(
+    r"(?i)(?:does not support|do not support|is not supported with|not compatible with|incompatible with"
+    r"|cannot be used with)\s+(?P<what>[^.;:()]{1,60})"
+)
 _FIELD_IN_TEXT = re.compile(r"\b([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b")
 _STOPWORDS = frozenset({"to", "be", "and", "or", "is", "the", "a", "an", "with", "for", "as", "well", "in", "of"})
 
@@ -459,6 +483,7 @@ def infer(subject: Subject, flags: Flags, resolved: Mapping[str, object], source
     elif subject.frame is not None and subject.frame.source:
         moves.extend(_from_source(subject.frame.source, flags))
     moves.extend(_named_in_message(message, flags))
+    moves.extend(_required_value(message, flags))
     return [m for m in moves if not any(flags.is_host_fact(e.target) for e in m.edits if not e.op.on_env)]
 
 
@@ -582,13 +607,13 @@ def _from_message(message: str, flags: Flags) -> list[Move]:
             add([Edit(EditOp.SET, flags.target(flag), value)])
     for found in _AND_FLAG.finditer(message):
         names = [found.group("a"), found.group("b")]
-        if all(flags.spelling(n) is None for n in names):
+        if all(flags.required(n) for n in names):
             values = [_turn_on_value(n, flags) for n in names]
             if all(v is not None for v in values):
                 add([Edit(EditOp.SET, n, v) for n, v in zip(names, values, strict=True)])
     for found in _TURN_ON.finditer(message):
         flag = found.group("flag")
-        if flags.spelling(flag) is None:
+        if flags.required(flag):
             value = _turn_on_value(flag, flags)
             if value is not None:
                 add([Edit(EditOp.SET, flag, value)])
@@ -602,6 +627,9 @@ def _from_message(message: str, flags: Flags) -> list[Move]:
     for flag in _DROP_OBJECT.findall(message):
         if flags.spelling(flag):
             add([Edit(EditOp.DROP, flags.target(flag))])
+    for found in _REFUSED_OBJECT.finditer(message):
+        for flag in _features_named(found.group("what"), flags):
+            add([Edit(EditOp.DROP, flags.target(flag))], "prose")
     hardware = _NEEDS_HARDWARE.search(message)
     if hardware and flags.spelling(hardware.group("flag")):
         flag, value = hardware.group("flag"), hardware.group("value")
@@ -614,6 +642,7 @@ def _from_message(message: str, flags: Flags) -> list[Move]:
     for found in _RANGE.finditer(message):
         out.extend(_into_range(found, flags))
     out.extend(_without_feature(message, flags))
+    out.extend(_refused_value_offline(message, flags))
     for found in _OUT_OF_RANGE.finditer(message):
         if flags.spelling(found.group("flag")):  # back to SGLang's own default
             add([Edit(EditOp.DROP, flags.target(found.group("flag")))])
@@ -644,8 +673,11 @@ def _from_message(message: str, flags: Flags) -> list[Move]:
 def _named_in_message(message: str, flags: Flags) -> list[Move]:
     """Last resort, after everything the message and the code say: a flag the message
     names (--x or its field x_y) goes back to its default. A flag the message asks to
-    make smaller or larger is not dropped."""
+    make smaller or larger, or asks for, is not dropped."""
     directed = {found.group("flag") for found in _DIRECTION.finditer(message)}
+    # A flag the message asks for ("requires --is-embedding") is not one to drop (offline
+    # every named flag is assumed set, this one too).
+    directed |= {found.group("flag") for found in _TURN_ON.finditer(message) if flags.required(found.group("flag"))}
     named = [*_FLAG_IN_TEXT.findall(message), *(flag_name(f) for f in _FIELD_IN_TEXT.findall(message))]
     return [
         _inferred([Edit(EditOp.DROP, flags.target(flag))], "message")
@@ -717,6 +749,82 @@ def _without_feature(message: str, flags: Flags) -> list[Move]:
     return out
 
 
+def _words(text: str) -> str:
+    """Lower-case words separated by single blanks, padded: phrases match on word bounds."""
+    return f" {re.sub(r'[^a-z0-9]+', ' ', text.lower()).strip()} "
+
+
+def _holder_of_value(text: str, flags: Flags) -> tuple[str, str] | None:
+    """The flag whose parser choices hold a value named in ``text`` ("TRTLLM MHA" is
+    trtllm_mha), and that value. Several flags share a choice (every attention backend
+    flag has trtllm_mha): the one whose own name's words the text uses most ("backend for
+    prefill": prefill-attention-backend), then the most general (fewest words)."""
+    named = _words(text)
+    said = set(named.split())
+    best: tuple[tuple[int, int, int, int], str, str] | None = None
+    for order, (name, info) in enumerate(flags.catalog.flags.items()):
+        if flags.is_pinned(name):
+            continue
+        named_choices = [
+            str(c) for c in info.choices if len(str(c)) >= 3 and str(c).lower() not in _OFF and _words(str(c)) in named
+        ]
+        if not named_choices:
+            continue
+        # The fullest mention first: "TRTLLM MHA" is trtllm_mha, not a flag whose choice is trtllm.
+        value = max(named_choices, key=lambda c: len(_words(c).split()))
+        words = name.split("-")
+        key = (-len(_words(value).split()), -sum(w in said for w in words), len(words), order)
+        if best is None or key < best[0]:
+            best = (key, name, value)
+    return (best[1], best[2]) if best is not None else None
+
+
+def _required_value(message: str, flags: Flags) -> list[Move]:
+    """A value the message says is the only one supported, named in prose ("only supported
+    for decode side"): the flag whose choices hold it is set to it. Weaker than any flag or
+    field the message names, so it comes after them."""
+    out: list[Move] = []
+    for found in _ONLY_FOR_VALUE.finditer(message):
+        holder = _holder_of_value(_FLAG_IN_TEXT.sub(" ", found.group("what")), flags)
+        if holder is not None and flags.candidate.arg(flags.target(holder[0])) != holder[1]:
+            out.append(_inferred([Edit(EditOp.SET, flags.target(holder[0]), holder[1])], "value"))
+    return out
+
+
+def _features_named(text: str, flags: Flags) -> list[str]:
+    """On/off flags a refusal's object names by their own words ("does not support dp
+    attention": enable-dp-attention), set in the candidate (offline: assumed set)."""
+    named = _words(_FLAG_IN_TEXT.sub(" ", text))
+    out: list[str] = []
+    for name, info in flags.catalog.flags.items():
+        if info.kind != "bool" or not name.startswith("enable-") or flags.is_pinned(name):
+            continue
+        feature = _words(name.removeprefix("enable-"))
+        if feature in named and flags.spelling(name) is not None:
+            out.append(name)
+    return out
+
+
+def _refused_value_offline(message: str, flags: Flags) -> list[Move]:
+    """Offline (no candidate: its values are unknown), a value the message refuses or
+    says needs other hardware, named in prose, goes: the flag whose parser choices hold
+    it is dropped (the search, which knows the values, drops the flag the user set)."""
+    if not flags.assume_present or flags.candidate.args or _FLAG_IN_TEXT.search(message):
+        return []  # a message naming its flags is read by the rules for flags
+    texts: list[str] = []
+    hardware = _HARDWARE_ONLY.search(message)
+    if hardware is not None:
+        texts.append(hardware.group("what"))
+    refusal = _REFUSAL.search(message)
+    if refusal is not None:
+        texts.extend((message[: refusal.start()], message[refusal.start() :]))
+    for text in texts:
+        holder = _holder_of_value(text, flags)
+        if holder is not None:
+            return [_inferred([Edit(EditOp.DROP, holder[0])], "value")]
+    return []
+
+
 def _mentioned(value: str, message: str) -> bool:
     """Whether a value the user chose is named where the message refuses something."""
     if "/" in value or len(value) < 3:
@@ -732,13 +840,18 @@ def _mentioned(value: str, message: str) -> bool:
 def _parse_fragment(source: str) -> ast.expr | None:
     """Parse an assert's (possibly partial) source line as an expression."""
     text = re.sub(r"[\s,(]+$", "", source.strip())  # `assert x == 0, (` -> `assert x == 0`
+    is_assert = text.startswith("assert ")
     text = re.sub(r"^(assert|if|elif|and|or|return)\s+", "", text)
     text = re.sub(r":$", "", text)
     for attempt in (text, f"({text})", text.split(",")[0]):
         try:
-            return ast.parse(attempt, mode="eval").body
+            expr = ast.parse(attempt, mode="eval").body
         except SyntaxError:
             continue
+        # `assert test, "message"` on one line reads as a tuple: the test is its first item.
+        if is_assert and isinstance(expr, ast.Tuple) and len(expr.elts) == 2:
+            return expr.elts[0]
+        return expr
     return None
 
 
@@ -878,6 +991,9 @@ def _satisfy(field: str, relation: str, value: object, flags: Flags) -> list[lis
     if info is None and flags.catalog.flags:
         return [[]]  # not a flag (a resolved or derived field): leave it to the rest
     present = flags.spelling(flag) is not None
+    # Offline a named flag is assumed set with no value known: the check failed, so it
+    # is never found to hold already (``known`` is False), and the moves that fix it stay.
+    known = present and flags.known(flag)
     current = flags.candidate.arg(flags.spelling(flag)) if present else None  # type: ignore[arg-type]
     target = flags.target(flag)
     domain = [normalize_value(v) for v in flags.catalog.domains.get(flags.catalog.canonical(flag), ())]
@@ -897,23 +1013,23 @@ def _satisfy(field: str, relation: str, value: object, flags: Flags) -> list[lis
             return [[]]
         return [[Edit(EditOp.SET, target, True)]] if is_bool else (sets(on_values(flag, flags)) or None)
     if relation == "==":
-        if present and str(current) == str(value):
+        if known and str(current) == str(value):
             return [[]]
         default = info.default if info is not None else None
         return drop if present and default == value else sets([normalize_value(value)])
     if relation in ("in", "not in") and isinstance(value, tuple):
         inside = [str(v) for v in value if v is not None]
         if relation == "in":
-            if present and str(current) in inside:
+            if known and str(current) in inside:
                 return [[]]
             if None in value and present:
                 return drop
             return sets(normalize_value(v) for v in value if v is not None) or None
-        if not present or str(current) not in inside:
+        if not present or (known and str(current) not in inside):
             return [[]]
         return drop + sets(v for v in domain if str(v) not in inside)
     if relation == "!=":
-        if present and str(current) != str(value):
+        if known and str(current) != str(value):
             return [[]]
         # The nearest other value first (a port next to the one it must differ from).
         number = _number(value)

@@ -3,12 +3,15 @@
 Reads what a crashed server left behind in any of the forms an operator meets: plain
 stderr, ``journalctl -o short`` / ``short-iso`` / ``short-precise``, and ``-o json``
 (where MESSAGE may be a byte array), behind a container's prefix (``docker compose logs``,
-``docker logs --timestamps``, ``kubectl logs --prefix``, a Ray worker's), pasted without
+``docker logs --timestamps``, ``kubectl logs --prefix``, a Ray worker's, a cloud log
+viewer's severity and timestamp), pasted without
 its indentation, quoted in an issue ("> "), a Ray worker's lines joined into one by a web
 page, or cut at the top (frames with no ``Traceback`` header, an exception line quoted
 alone); an exception named only inside a sentence is kept as the weakest evidence, used
-when the journal shows no traceback at all. Lines are demultiplexed by process (journal PID)
-and by SGLang's rank prefix (``[2026-05-25 19:34:29 TP3] ...``), so the tracebacks of
+when the journal shows no traceback that names its exception (one cut above its
+exception line names none); an error quoted in a sentence without its class is weaker
+still. Lines are demultiplexed by process (journal PID) and by SGLang's rank prefix
+(``[2026-05-25 19:34:29 TP3] ...``), so the tracebacks of
 nine interleaved processes come apart again. Memory stays bounded whatever the journal
 size: only open tracebacks, a few lines of context per process and capped result lists
 are kept (chains past MAX_CHAIN keep their first and newest links). Speed does not depend
@@ -82,6 +85,12 @@ _RAY = re.compile(r"^\((?P<name>[\w.-]+) pid=(?P<pid>\d+)(?:, ip=[\w.:]+)?\)(?: 
 # The same prefix anywhere in a line: a Ray worker's lines joined into one (a web page's copy).
 _RAY_ANY = re.compile(r"\([\w.-]+ pid=\d+(?:, ip=[\w.:]+)?\)(?: |$)")
 _DOCKER_TS = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ")
+# A cloud log viewer's export (Google Cloud Logging, `gcloud logging read --format`): the
+# entry's severity, then its RFC 3339 timestamp, before what the container printed.
+_CLOUD_SEVERITY = re.compile(
+    r"^(?:DEFAULT|DEBUG|INFO|NOTICE|WARNING|ERROR|CRITICAL|ALERT|EMERGENCY) "
+    r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d) "
+)
 
 # -- traceback grammar ----------------------------------------------------------------------
 
@@ -96,8 +105,21 @@ _EXC_LINE = re.compile(r"^(?P<type>(?:[A-Za-z_]\w*\.)*[A-Z]\w*)(?::(?: (?P<msg>.
 # An exception line quoted alone (the traceback cut off above it, or never printed): only
 # types named like failures, so "Note: ..." or "Summary: ..." prose is not one.
 # ASCII names: a sentence in another script glued to "Exception:" is prose (see _name_before).
+# A class named otherwise still reads as one when its module is an exceptions module
+# (``triton.runtime.errors.OutOfResources``, ``torch._dynamo.exc.Unsupported``): Python
+# prints a non-builtin exception by its module, and such modules are named so by convention.
+_EXC_MODULE = r"(?:[A-Za-z_]\w*\.)*(?:errors|exc|exceptions)\.[A-Z]\w*"
 _ORPHAN = re.compile(
-    r"^(?P<type>(?:[A-Za-z_]\w*\.)*(?:[A-Z]\w*(?:Error|Exception)|Exception)): (?P<msg>\S.*)$", re.ASCII
+    rf"^(?P<type>(?:[A-Za-z_]\w*\.)*(?:[A-Z]\w*(?:Error|Exception)|Exception)|{_EXC_MODULE}): (?P<msg>\S.*)$",
+    re.ASCII,
+)
+# An error quoted in a sentence: a failure word, at most three words, then the quote; read
+# in the first PROSE_LINE characters of a line only.
+PROSE_LINE = 2000
+# An error quoted in a sentence: a failure word, at most three words, then the quote.
+_PROSE_ERROR = re.compile(
+    r"(?i)\b(?:errors?|fail(?:s|ed|ing|ure)?|crash(?:es|ed)?|exit(?:s|ed)?|raise[sd]?|throws?)\b"
+    r"(?:[ \t]+[\w-]+){0,3}?[ \t]*:?[ \t]*[\"\u201c`](?P<quote>[^\"\u201d`\n]{12,400})[\"\u201d`]"
 )
 _CHAIN_CONTEXT = "During handling of the above exception, another exception occurred:"
 _CHAIN_CAUSE = "The above exception was the direct cause of the following exception:"
@@ -110,8 +132,12 @@ _SIGNALS: tuple[tuple[str, re.Pattern[str]], ...] = (
     # torch's NCCL watchdog (a collective never finished) and SGLang's own (a batch never did).
     ("nccl_timeout", re.compile(r"Watchdog caught collective operation timeout|Watchdog thread terminated")),
     ("sglang_watchdog", re.compile(r"Watchdog timeout \(self\.watchdog_timeout=")),
-    # flashinfer prints "CUDA Error:" with a capital E.
-    ("cuda_error", re.compile(r"CUDA [Ee]rror: (?P<detail>.+)")),
+    # A CUDA kernel's own assertion ("Indexing.cu:1500: ...: Assertion `i < n` failed."): the
+    # "device-side assert triggered" CUDA error that follows it only reports it.
+    ("device_assert", re.compile(r"\.cu:\d+: .*Assertion `.+` failed")),
+    # flashinfer prints "CUDA Error:" with a capital E; kernels built with a CHECK macro
+    # (FlashMLA, cutlass) "CUDA error (file.cu:93): ...".
+    ("cuda_error", re.compile(r"CUDA [Ee]rror(?: \([^)\n]{1,300}\))?: (?P<detail>.+)")),
     ("nccl_warn", re.compile(r"NCCL WARN (?P<detail>.+)")),
     (
         "nccl_error",
@@ -121,6 +147,12 @@ _SIGNALS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("segfault", re.compile(r"(?:Segmentation fault|status=11/SEGV|exit status 139|signal 11\b|SIGSEGV)")),
     ("killed", re.compile(r"(?:^Killed$|status=9/KILL|exit status 137|Out of memory: Killed process|oom-kill)")),
     ("exit_status", re.compile(r"Main process exited, code=(?P<code>\w+), status=(?P<detail>\S+)")),
+    # SGLang's warning when the profiled KV budget came out negative: the weights left no
+    # memory for a KV pool, whatever failure line follows (often cut from a paste).
+    ("kv_budget_negative", re.compile(r"is larger than the profiled value -\d")),
+    # torch's C++ log at error level ("[rank4]:[E421 02:05:38.764 ProcessGroupGloo.cpp:143] msg",
+    # glog's E), last: a line an earlier pattern names (a watchdog's) keeps that kind.
+    ("torch_error", re.compile(r"^\[rank\d+\]:\[E\d{3,4} [\d:.]+(?: \d+)? [\w.]+:\d+\] (?P<detail>.+)")),
 )
 # All of them in one search: most lines that hint at a failure ("Error:") are none of these.
 _ANY_SIGNAL = re.compile("|".join(f"(?:{re.sub(r'[(][?]P<[a-z]+>', '(?:', p.pattern)})" for _, p in _SIGNALS))
@@ -130,7 +162,7 @@ _ANY_SIGNAL = re.compile("|".join(f"(?:{re.sub(r'[(][?]P<[a-z]+>', '(?:', p.patt
 _SIGNAL_HINT = re.compile(
     r"error:|Error:|ERROR:|out of memory|OutOfMemoryError|CUDA error|NCCL WARN|nccl[A-Z]|Errno 98"
     r"|already in use|Segmentation|SEGV|exit status|Killed|KILL|oom-kill|Main process exited|signal 11"
-    r"|Watchdog"
+    r"|Watchdog|Assertion `|profiled value -|\]:\[E"
 )
 
 # A pipe to a dead child breaking says less than the wrapper that reports the death.
@@ -396,10 +428,14 @@ def _sglang(pid_key: str, msg: str) -> _Line:
 # that can be one (a superset of _SIGNALS, literal so a block scan stays at C speed).
 _SIGNAL_BLOCK_PATTERN = (
     r"error: |CUDA out of memory|OutOfMemoryError|Watchdog caught|Watchdog thread terminated|Watchdog timeout \("
-    r"|CUDA [Ee]rror: |NCCL WARN |nccl(?:InternalError|InvalidUsage|SystemError|UnhandledCudaError|RemoteError)"
-    r"|Errno 98|ddress already in use|Segmentation fault|SEGV|exit status 13[79]|signal 11|Killed|KILL|oom-kill"
-    r"|Main process exited|\"MESSAGE\":\["
+    r"|CUDA [Ee]rror(?: \([^)\n]*\))?: |NCCL WARN "
+    r"|nccl(?:InternalError|InvalidUsage|SystemError|UnhandledCudaError|RemoteError)"
+    r"|E(?:rrno 98|\d{3,4} \d\d:\d\d:\d\d)|d(?:dress already in use| value -\d)|Segmentation fault|SEGV"
+    r"|exit status 13[79]|s(?:ignal 11|sertion `)|Killed|KILL|oom-kill|Main process exited|\"MESSAGE\":\["
 )
+# Every alternative costs the block scan of every journal; the ones added for torch's glog
+# error lines ("E421 02:05:38"), a negative profiled budget ("d value -5") and a kernel's
+# assertion ("ssertion `") share a first letter with an older one, where they cost nothing.
 _SIGNAL_BLOCK = re.compile(_SIGNAL_BLOCK_PATTERN)
 # A line that can matter when no traceback is open: it starts one (a header, a frame cut
 # from its header, an exception line quoted alone) or it is a failure line. The literals
@@ -408,6 +444,11 @@ _SIGNAL_BLOCK = re.compile(_SIGNAL_BLOCK_PATTERN)
 # a long dotted run be quadratic).
 _INTERESTING = re.compile(r"Traceback \(most recent call last\)|File \"|" + _SIGNAL_BLOCK_PATTERN)
 _NEEDLE = re.compile(r"(?:Error|Exception): ")
+# A class of an exceptions module (see _EXC_MODULE), found by its module's last letters:
+# each a plain literal, searched apart (an alternation would lose the literal fast path and
+# cost every line of a journal), the module's name checked after.
+_MODULE_NEEDLES = tuple(re.compile(rf"{tail}\.(?=[A-Z]\w*: )") for tail in ("rors", "exc", "ions"))
+_EXC_MODULES = ("errors", "exc", "exceptions")
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.")
 # What a line's prefix ends in (SGLang's and kubectl's "]", compose's "|", the journal's
 # ":", Ray's ")", docker's "Z", a quote's ">", JSON's quote).
@@ -480,9 +521,14 @@ class JournalParser:
         self._in_message: dict[str, None] = {}  # open streams reading an exception message
         self._last_stream_of_pid: dict[str, str] = {}  # pid key -> its newest stream
         self._tracebacks: list[Traceback] = []
+        # A traceback kept that names its exception: a traceback cut above its exception
+        # line says where, not what, and leaves prose and lone lines to say it.
+        self._explained = False
         self._signals: list[Signal] = []
         self._dropped = 0
         self._quoted: list[Signal] = []
+        # (text, from, first exceptions-module name at or after it or -1, searched until)
+        self._module_memo: tuple[str | None, int, int, int] = (None, 0, -1, 0)
         self._stale_due = -1  # no open traceback can be stale before this line
         self._cut_lines = 0
         self._order = 0
@@ -501,7 +547,7 @@ class JournalParser:
     @property
     def _quoting(self) -> bool:
         """Quoted exceptions are still looked for: few found, and no traceback seen."""
-        return len(self._quoted) < MAX_QUOTED and not self._tracebacks and not self._open_keys
+        return len(self._quoted) < MAX_QUOTED and not self._explained and not self._open_keys
 
     @property
     def _signals_full(self) -> bool:
@@ -513,9 +559,11 @@ class JournalParser:
         shows no traceback: they count at the end only if it never does."""
         while True:
             found = _NEEDLE.search(text, pos, limit)
-            if found is None:
+            module = self._module_needle(text, pos, found.start() if found is not None else limit)
+            if found is None and module < 0:
                 return -1
-            needle = found.start()
+            needle = module if module >= 0 else found.start()  # type: ignore[union-attr]
+            end = needle if module >= 0 else found.end()  # type: ignore[union-attr]
             if self._quoting and text.startswith("{", text.rfind("\n", 0, needle) + 1):
                 # A JSON journal's MESSAGE may escape the text around a name ("\u5931"):
                 # read the line decoded (_process looks for quoted names there).
@@ -530,7 +578,28 @@ class JournalParser:
                         self._order += 1
                         line = f"{quoted[0]}: {quoted[1]}"[:2000]
                         self._quoted.append(Signal("quoted_exception", line, order=self._order))
-            pos = found.end()
+            pos = end + 1 if module >= 0 else end
+
+    def _module_needle(self, text: str, pos: int, limit: int) -> int:
+        """Where the first exceptions-module class name in ``text[pos:limit]`` starts (-1:
+        none). Remembered per text, so a block read name by name is searched once."""
+        memo_text, start, hit, until = self._module_memo
+        if memo_text is text and start <= pos and (hit >= pos or (hit < 0 and until >= limit)):
+            return hit if 0 <= hit < limit else -1
+        hit = -1
+        for pattern in _MODULE_NEEDLES:
+            at = pos
+            while (found := pattern.search(text, at, limit if hit < 0 else hit)) is not None:
+                dot = found.end() - 1
+                word = dot
+                while word > 0 and (text[word - 1].isalnum() or text[word - 1] == "_"):
+                    word -= 1
+                if text[word:dot] in _EXC_MODULES:
+                    hit = found.end()
+                    break
+                at = found.end()
+        self._module_memo = (text, pos, hit, limit)
+        return hit
 
     def _next_interesting(self, text: str, offset: int) -> int:
         """Where the next line that can matter has its match in ``text`` (-1: none)."""
@@ -638,7 +707,7 @@ class JournalParser:
         return Journal(
             tracebacks=tuple(ordered),
             # Prose naming an exception says something only when no traceback does.
-            signals=tuple(self._signals) + (() if self._tracebacks else tuple(self._quoted)),
+            signals=tuple(self._signals) + (() if self._explained else (*self._quoted, *self._prose_errors())),
             lines=self._lines,
             bytes=self._bytes,
             tail=tuple(list(self._recent)[-40:]),
@@ -647,6 +716,24 @@ class JournalParser:
         )
 
     # per line --------------------------------------------------------------------------
+    def _prose_errors(self) -> tuple[Signal, ...]:
+        """Errors a user quoted in a sentence without their class ('fails with error
+        "Failed to allocate memory for ..."'): read from the journal's last lines, and only
+        when nothing else there names a failure (the weakest evidence of all)."""
+        if self._signals or self._quoted:
+            return ()
+        found: list[Signal] = []
+        for line in list(self._recent)[-40:]:
+            # A sentence, not a 16 KB line; and no quote, no quoted error (a cheap test first).
+            text = line[:PROSE_LINE]
+            if '"' not in text and "`" not in text and "\u201c" not in text:
+                continue
+            match = _PROSE_ERROR.search(_unquote(text))
+            if match is not None and len(found) < MAX_QUOTED:
+                self._order += 1
+                found.append(Signal("quoted_error", match.group("quote").strip(), order=self._order))
+        return tuple(found)
+
     def _line_no(self) -> int:
         return self._lines + max(self._block_index, 0)
 
@@ -657,6 +744,12 @@ class JournalParser:
             self._blank_line()
             return
         first = line[0]
+        if first in "DINWECA" and line[:1].isupper() and (cloud := _CLOUD_SEVERITY.match(line)):
+            line = line[cloud.end() :]
+            if not line:
+                self._blank_line()
+                return
+            first = line[0]
         if first in " \t":
             # Indented: no container, journal or SGLang prefix starts with a blank, and most
             # lines of a traceback are indented. Plain text, routed like any unprefixed line.
@@ -1010,7 +1103,9 @@ class JournalParser:
         if len(self._tracebacks) >= MAX_TRACEBACKS:
             self._dropped += 1  # nothing to keep: building it would be the whole cost of the line
             return
-        self._tracebacks.append(self._build(tb, truncated=truncated and tb.state == "frames", stream=key))
+        built = self._build(tb, truncated=truncated and tb.state == "frames", stream=key)
+        self._tracebacks.append(built)
+        self._explained = self._explained or any(link.exc_type for link in built.chain_list())
         if len(self._tracebacks) >= MAX_TRACEBACKS:
             self._abandon_open()
 

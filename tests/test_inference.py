@@ -170,3 +170,93 @@ def test_last_resort_drops_come_after_what_the_code_says() -> None:
     assert labels[0] == "drop nnodes" and labels[-1] == "drop tp-size"
     # Offline (no sizes known) the divisor goes back to its default too.
     assert offline_moves(diagnosis, CATALOG)[0].label() == "drop nnodes"
+
+
+# --- offline moves (autofix classify, no candidate) as the search would make them ------------
+
+
+def offline_first(case_id: str, catalog=BARE) -> list[str]:  # type: ignore[no-untyped-def]
+    diagnosis = classify(parse_text(CASES[case_id]["traceback"]), catalog, Gate.PREFLIGHT)
+    return [m.label() for m in offline_moves(diagnosis, catalog)]
+
+
+@pytest.mark.parametrize(
+    ("case_id", "first"),
+    [
+        ("kv-prefill-only-disable-kv-cache-chain4", "set is-embedding=True"),  # "requires --is-embedding"
+        ("kv-page-major-layout-chain", "set enable-unified-memory=True"),  # "Run with --enable-unified-memory"
+        ("par-elastic-ep-join-mode-without-backend", "set elastic-ep-backend=mooncake"),  # parser's first on-choice
+        ("par-elastic-ep-scaleup-chain7", "set elastic-ep-backend=mooncake"),
+    ],
+)
+def test_offline_a_flag_the_message_asks_for_is_turned_on_not_dropped(case_id: str, first: str) -> None:
+    """Offline every named flag is assumed set; one the message asks for cannot be, so it
+    is turned on (as the search does, where it is unset), and never dropped."""
+    moves = offline_first(case_id)
+    assert moves[0] == first
+    assert f"drop {first.split()[1].split('=')[0]}" not in moves
+
+
+@pytest.mark.parametrize(
+    ("case_id", "first"),
+    [
+        # `assert view.prefill_attention_backend != "cutedsl_mla"`: offline no value is known,
+        # so the check is never found to hold already.
+        ("attn-cutedsl-mla-as-prefill-chain", "drop prefill-attention-backend"),
+        # `assert cfg.pp_size == 1, "..."` on one line: the test, not a tuple of test and message.
+        ("par-moe-dp-with-pp-chain", "drop pp-size"),
+    ],
+)
+def test_offline_the_failed_check_is_read_as_failing(case_id: str, first: str) -> None:
+    assert offline_first(case_id)[0] == first
+
+
+@pytest.mark.parametrize(
+    ("case_id", "first"),
+    [
+        # "TRTLLM MHA backend for prefill requires Hopper": trtllm_mha is a choice of every
+        # attention backend flag; "for prefill" names which.
+        ("attn-trtllm-mha-on-cpu", "drop prefill-attention-backend"),
+        ("attn-trtllm-mla-on-cpu", "drop attention-backend"),  # nothing narrower said: the general one
+        ("mamba-flashinfer-backend-on-cpu", "drop mamba-backend"),  # "FlashInfer mamba module not available"
+    ],
+)
+def test_offline_a_refused_value_named_in_prose_drops_the_flag_whose_choices_hold_it(case_id: str, first: str) -> None:
+    assert offline_first(case_id)[0] == first
+
+
+def test_a_value_the_message_says_is_the_only_one_supported_is_set() -> None:
+    """'... is only supported for decode side': decode is a choice of --disaggregation-mode."""
+    assert offline_first("kv-decode-offload-kvcache-chain")[0] == "set disaggregation-mode=decode"
+    flags = Flags(Candidate.build({"disaggregation-mode": "prefill"}), CATALOG)
+    from autofix.repair import _required_value
+
+    message = "The argument x is only supported for decode side."
+    assert [m.label() for m in _required_value(message, flags)] == ["set disaggregation-mode=decode"]
+    already = Flags(Candidate.build({"disaggregation-mode": "decode"}), CATALOG)
+    assert _required_value(message, already) == []
+
+
+def test_a_refused_feature_named_by_its_flags_words_is_dropped() -> None:
+    """'standalone speculative decoding does not support dp attention': --enable-dp-attention."""
+    assert offline_first("spec-standalone-dp-attention-rejection-chain")[0] == "drop enable-dp-attention"
+    from autofix.repair import _features_named
+
+    unset = Flags(Candidate.build({"tp-size": "2"}), CATALOG)
+    assert _features_named("dp attention", unset) == []  # not set: nothing to drop
+    assert _features_named("dp attention", Flags(Candidate.build({"enable-dp-attention": True}), CATALOG)) == [
+        "enable-dp-attention"
+    ]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "--disaggregation-decode-enable-radix-cache is incompatible with speculative decoding (--speculative-algorithm NGRAM)",
+        "this build is fine",
+    ],
+)
+def test_a_value_in_prose_is_not_read_where_the_message_names_its_flags_or_refuses_nothing(message: str) -> None:
+    from autofix.repair import _refused_value_offline
+
+    assert _refused_value_offline(message, Flags(Candidate(()), CATALOG, assume_present=True)) == []
