@@ -34,7 +34,7 @@ from .resources import data_path
 
 MATCH_KEYS = ("exception", "function", "file", "message", "source", "gate", "signal", "evidence")
 CLASS_KEYS = ("id", "title", "match", "moves", "note", "examples")
-FILE_KEYS = ("target", "aliases", "domains", "env_domains", "host_facts", "intent", "classes")
+FILE_KEYS = ("target", "aliases", "domains", "env_domains", "host_facts", "intent", "gpu_counts", "classes")
 VALUE_KEYS = ("from", "add", "mul", "min", "max", "default", "match", "round", "round_up_to", "divisor_of", "replace")
 FLAG_KINDS = ("bool", "bool_false", "value", "list")
 GATES = ("preflight", "start", "ready", "smoke", "bench")
@@ -160,6 +160,9 @@ class Catalog:
     # flag -> flags it serves ([]: any); a move that leaves the flag off while one it serves
     # stays on (or, for [], at all) orphans what the user asked for.
     intent: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # Sizes whose product is the GPUs a server takes (tp, pp, dp): raising one asks the
+    # operator for more GPUs, so a move that does comes after every move that does not.
+    gpu_counts: frozenset[str] = frozenset()
     # Where ``flags`` came from: the static table's version, or the host's parser.
     flags_from: str = ""
 
@@ -318,6 +321,7 @@ def parse_catalog(texts: Mapping[str, str], flag_texts: Mapping[str, str] | None
     flags: dict[str, FlagInfo] = {}
     host_facts: set[str] = set()
     intent: dict[str, tuple[str, ...]] = {}
+    gpu_counts: set[str] = set()
     env_domains: dict[str, re.Pattern[str]] = {}
     for name, text in (flag_texts or {}).items():
         more_flags, more_aliases = parse_flags(name, text)
@@ -355,6 +359,10 @@ def parse_catalog(texts: Mapping[str, str], flag_texts: Mapping[str, str] | None
             if not _FLAG.match(str(flag)) or not isinstance(serves, list):
                 raise CatalogError(f"{name}: intent.{flag}: must map a flag to the list of flags it serves")
             intent[str(flag)] = tuple(str(s) for s in serves)
+        for flag in data.get("gpu_counts") or []:
+            if not isinstance(flag, str) or not _FLAG.match(flag):
+                raise CatalogError(f"{name}: gpu_counts: {flag!r} is not a flag name")
+            gpu_counts.add(flag)
         for flag, values in (data.get("domains") or {}).items():
             if not (_FLAG.match(str(flag)) or _FLAG_KEY.match(str(flag))) or not isinstance(values, list) or not values:
                 raise CatalogError(f"{name}: domains.{flag}: must map a flag to a non-empty list")
@@ -368,7 +376,16 @@ def parse_catalog(texts: Mapping[str, str], flag_texts: Mapping[str, str] | None
                 raise CatalogError(f"{name}: {cls.id}: duplicate class id (also in {seen[cls.id]})")
             seen[cls.id] = name
             classes.append(cls)
-    return Catalog(tuple(classes), aliases, domains, flags, frozenset(host_facts), env_domains, intent=intent)
+    return Catalog(
+        tuple(classes),
+        aliases,
+        domains,
+        flags,
+        frozenset(host_facts),
+        env_domains,
+        intent=intent,
+        gpu_counts=frozenset(gpu_counts),
+    )
 
 
 def _unknown(data: Mapping[str, Any], allowed: Sequence[str], name: str, where: str) -> None:

@@ -196,7 +196,23 @@ def _parser_refused(subject: Subject) -> bool:
 def _tier(move: Move, base: Candidate, child: Candidate, catalog: Catalog, message: str) -> int:
     if any(e.op is EditOp.RENAME for e in move.edits):
         return 0
-    return 2 if orphans(base, child, catalog, message) else 1
+    if orphans(base, child, catalog, message):
+        return 2
+    return 3 if more_gpus(base, child, catalog) else 1
+
+
+def more_gpus(base: Candidate, child: Candidate, catalog: Catalog) -> bool:
+    """Whether ``child`` raises a size that counts GPUs (tp, pp, dp): the operator would
+    have to buy GPUs for it, so it comes after every move that fits the host."""
+
+    def size(c: Candidate, flag: str) -> float:
+        value = next((c.arg(s) for s in catalog.spellings(flag) if c.has(s)), None)
+        if value is None:
+            info = catalog.flag(flag)
+            value = info.default if info is not None else None
+        return _number(value) or 1.0
+
+    return any(size(child, flag) > size(base, flag) for flag in catalog.gpu_counts)
 
 
 def orphans(base: Candidate, child: Candidate, catalog: Catalog, message: str = "") -> bool:
@@ -468,12 +484,15 @@ def argparse_line(subject: Subject) -> str:
 def infer(subject: Subject, flags: Flags, resolved: Mapping[str, object], source: str | None = None) -> list[Move]:
     """Moves read off the failure text and the failing code; all labelled inferred."""
     from .validation import validation_moves  # it builds on this module's helpers
+    from .wording import none_compared, wording_moves
 
     moves: list[Move] = []
     message = subject.message or ""
     moves.extend(validation_moves(subject, flags))  # vLLM's pydantic config errors; else none
     moves.extend(_from_argparse(f"{message}\n{argparse_line(subject)}", flags))
     moves.extend(_from_message(message, flags))
+    moves.extend(wording_moves(message, flags))
+    moves.extend(none_compared(subject.exception, message, subject.frame.source if subject.frame else None, flags))
     if subject.exception.rsplit(".", 1)[-1] == "ZeroDivisionError":
         zeros = [name for name, value in flags.candidate.args if value == "0" and not flags.is_pinned(name)]
         moves.extend(_inferred([Edit(EditOp.DROP, name)], "zero") for name in zeros)
@@ -969,15 +988,26 @@ def _divides(divisor: str, dividend: object, flags: Flags) -> list[list[Edit]] |
     flag = flag_name(divisor)
     info = flags.catalog.flag(flag)
     default = _number(info.default) if info is not None else None
-    if flags.spelling(flag) and default is not None and default > 0 and product % int(default) == 0:
+    back_to_default = flags.spelling(flag) and default is not None and default > 0 and product % int(default) == 0
+    if back_to_default:
         out.append([Edit(EditOp.DROP, flags.target(flag))])
-    lower = max((k for k in range(1, int(d)) if product % k == 0), default=None)
-    if lower is not None and lower != default:
-        out.append([Edit(EditOp.SET, flags.target(flag), str(lower))])
+    counts_gpus = any(flags.catalog.canonical(flag_name(f)) in flags.catalog.gpu_counts for f in dividend)
+    if counts_gpus:
+        # A group over the GPUs (attn-cp, moe-dp) that does not divide them: the nearest
+        # group size above 1 that does (ties: the smaller), before the group is undone.
+        fits = [k for k in range(2, product + 1) if product % k == 0 and k != int(d)]
+        nearest = min(fits, key=lambda k: (abs(k - d), k), default=None)
+        if nearest is not None and nearest != default:
+            out.insert(0, [Edit(EditOp.SET, flags.target(flag), str(nearest))])
+    else:
+        lower = max((k for k in range(1, int(d)) if product % k == 0), default=None)
+        if lower is not None and lower != default:
+            out.append([Edit(EditOp.SET, flags.target(flag), str(lower))])
     if len(dividend) == 1 and flags.spelling(flag_name(dividend[0])):
-        # The divisor is usually the unit (page size, node count): the size goes up first.
-        up = math.ceil(product / d) * int(d)
-        out.insert(0, [Edit(EditOp.SET, flags.target(flag_name(dividend[0])), str(int(up)))])
+        # The divisor is usually the unit (page size, node count): the size goes up first,
+        # unless the size counts GPUs (then more GPUs is the last thing to ask for).
+        up = [Edit(EditOp.SET, flags.target(flag_name(dividend[0])), str(int(math.ceil(product / d) * int(d))))]
+        out.insert(len(out) if counts_gpus else 0, up)
     return out or None
 
 

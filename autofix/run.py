@@ -177,7 +177,11 @@ class Runner:
         self.resume_run = resume_run
         self.use_cache = use_cache
         # Moves that fixed a failure class before (any run in this store) are tried first.
-        self.search = Search(config.base, success_rates=store.move_stats())
+        self.search = Search(
+            config.base,
+            success_rates=store.move_stats(),
+            gpu_counts=[catalog.spellings(flag) for flag in sorted(catalog.gpu_counts)],
+        )
         self.plan = gate_plan(options.gates, config.gates)
         self._attempt_of_key: dict[str, int] = {}
         self._sources: dict[str, str | None] = {}  # failing source files, shared by the hosts

@@ -36,13 +36,28 @@ from .model import Candidate, EditOp, Move, diff
 PENDING = "pending"
 STALL_COST = 2  # per repeat of a failure down a line (or minus, per new failure uncovered)
 RUNNING = "running"
+MORE_GPUS_COST = 3  # a candidate that needs more GPUs than the base: after what fits the host
 
 Priority = tuple[int, float, int, int, int]
 
 
-def intent_cost(base: Candidate, candidate: Candidate) -> int:
-    """How much of what the user wrote a candidate gives up (see the module docstring)."""
-    return sum(_edit_cost(old, new) for _, _, old, new in diff(base, candidate))
+def intent_cost(base: Candidate, candidate: Candidate, gpu_counts: Iterable[Iterable[str]] = ()) -> int:
+    """How much of what the user wrote a candidate gives up (see the module docstring);
+    ``gpu_counts``: the spellings of each size that counts GPUs (tp, pp, dp), raising one
+    of which asks the operator for GPUs the host may not have."""
+    cost = sum(_edit_cost(old, new) for _, _, old, new in diff(base, candidate))
+    return cost + (MORE_GPUS_COST if _more_gpus(base, candidate, gpu_counts) else 0)
+
+
+def _more_gpus(base: Candidate, candidate: Candidate, gpu_counts: Iterable[Iterable[str]]) -> bool:
+    def size(c: Candidate, spellings: tuple[str, ...]) -> float:
+        value = next((c.arg(s) for s in spellings if c.has(s)), None)
+        try:
+            return float(str(value)) if value is not None else 1.0
+        except ValueError:
+            return 1.0
+
+    return any(size(candidate, tuple(g)) > size(base, tuple(g)) for g in gpu_counts)
 
 
 def _meant(base: Candidate, move: Move) -> Candidate:
@@ -97,8 +112,10 @@ class Search:
         base: Candidate,
         *,
         success_rates: Mapping[tuple[str | None, str], float] | None = None,
+        gpu_counts: Iterable[Iterable[str]] = (),
     ) -> None:
         self.base = base
+        self._gpu_counts = [tuple(g) for g in gpu_counts]
         self.meant = base  # the base with its flags renamed as the parser knows them
         self.graph: nx.DiGraph[str] = nx.DiGraph()
         self._rates = dict(success_rates or {})
@@ -113,7 +130,13 @@ class Search:
         if move is None:
             return (0, 0.0, 0, 0, self._seq)
         rate = self._rates.get((class_id, move.label()), 0.0)
-        return (intent_cost(self.meant, candidate) + STALL_COST * stall, -rate, int(move.inferred), rank, self._seq)
+        return (
+            intent_cost(self.meant, candidate, self._gpu_counts) + STALL_COST * stall,
+            -rate,
+            int(move.inferred),
+            rank,
+            self._seq,
+        )
 
     def _add(
         self,

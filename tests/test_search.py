@@ -82,6 +82,31 @@ def test_retuning_a_number_is_cheaper_than_replacing_a_choice() -> None:
     assert intent_cost(base, base.without_arg("speculative-eagle-topk")) == 2
 
 
+def test_a_candidate_that_needs_more_gpus_waits_for_those_that_fit_the_host() -> None:
+    """tp 4 with attn-cp 3: attn-cp 2 (fits) and dropping attn-cp (the feature off) both
+    come before tp 6, which asks the operator for two more GPUs."""
+    from autofix.search import intent_cost
+
+    base = Candidate.build({"tp": 4, "attn-cp-size": 3})
+    counts = [("tp-size", "tp"), ("pp-size",), ("dp-size", "dp")]
+    more = base.with_arg("tp", "6")
+    assert intent_cost(base, more, counts) > intent_cost(base, base.without_arg("attn-cp-size"), counts)
+    assert intent_cost(base, base.with_arg("tp", "2"), counts) == 1  # fewer GPUs: a plain retune
+    s = Search(base, gpu_counts=counts)
+    s.ask()
+    s.tell(
+        base.key,
+        "failed",
+        [
+            Child(more, move("tp", "6"), 0),
+            Child(base.without_arg("attn-cp-size"), move("attn-cp-size", None), 1),
+            Child(base.with_arg("attn-cp-size", "2"), move("attn-cp-size", "2"), 2),
+        ],
+    )
+    order = [p.candidate for p in iter(s.ask, None)]
+    assert order[-1] == more
+
+
 def test_a_move_after_which_the_same_failure_returns_waits() -> None:
     """If a move leaves the same failure class, its children wait for the parent's siblings."""
     base = Candidate.build({"cpu-offload-gb": "400"})

@@ -64,7 +64,9 @@ def first(args: dict[str, object], exception: str, message: str, source: str | N
         ),
     ],
 )
-def test_a_list_of_allowed_values_sets_the_flag_that_holds_them(args: dict[str, object], message: str, expected: str) -> None:
+def test_a_list_of_allowed_values_sets_the_flag_that_holds_them(
+    args: dict[str, object], message: str, expected: str
+) -> None:
     assert first(args, "ValueError", message) == expected
 
 
@@ -77,7 +79,9 @@ def test_a_value_that_must_stand_alone_in_its_list_is_left_alone() -> None:
 
 def test_a_character_a_value_may_not_hold_is_replaced_not_the_flag_dropped() -> None:
     message = "served_model_name must not contain ':' (reserved for adapters). Invalid value: 'qwen:7b-chat'"
-    got = first({"served-model-name": "qwen:7b-chat"}, "AssertionError", message, 'assert ":" not in cfg.served_model_name, (')
+    got = first(
+        {"served-model-name": "qwen:7b-chat"}, "AssertionError", message, 'assert ":" not in cfg.served_model_name, ('
+    )
     assert got == "set served-model-name=qwen-7b-chat"
 
 
@@ -97,7 +101,9 @@ def test_none_compared_with_a_number_gives_the_unset_field_the_number() -> None:
 def test_a_size_that_must_be_one_or_another_size_takes_the_other_size() -> None:
     """'must be 1 or the same as the tensor parallel size': the size that keeps the feature."""
     message = "The expert parallel size must be 1 or equal to the tensor parallel size"
-    got = first({"tp-size": 8, "ep-size": 2, "moe-a2a-backend": "deepep"}, "AssertionError", message, "assert view.ep_size in [")
+    got = first(
+        {"tp-size": 8, "ep-size": 2, "moe-a2a-backend": "deepep"}, "AssertionError", message, "assert view.ep_size in ["
+    )
     assert got == "set ep-size=8"
 
 
@@ -106,7 +112,9 @@ def test_a_group_that_does_not_divide_the_gpus_shrinks_before_more_gpus_are_aske
     lower), then the default; raising tp (buying GPUs) comes last."""
     source = "def check(cfg):\n    assert cfg.tp_size % cfg.moe_dp_size == 0, (\n        'x'\n    )\n"
     candidate = Candidate.build({"model-path": "/m", "tp-size": 8, "moe-dp-size": 3})
-    diagnosis = diagnose("AssertionError", "tp_size must be divisible by moe_dp_size", "assert cfg.tp_size % cfg.moe_dp_size == 0, (")
+    diagnosis = diagnose(
+        "AssertionError", "tp_size must be divisible by moe_dp_size", "assert cfg.tp_size % cfg.moe_dp_size == 0, ("
+    )
     labels = [p.move.label() for p in propose(candidate, diagnosis, BARE, pinned=("model-path",), source=source)]
     assert labels[0] == "set moe-dp-size=2"
     assert labels.index("drop moe-dp-size") < labels.index("set tp-size=9")
@@ -132,3 +140,19 @@ def test_a_bit_width_the_host_refuses_takes_another_width_of_the_same_flag() -> 
     message = "KV4 is not supported on this platform."
     got = first({"kv-cache-dtype": "fp4_mx_block16"}, "RuntimeError", message, catalog=CATALOG)
     assert got == "set kv-cache-dtype=fp8_e4m3"
+
+
+def test_an_option_only_supported_for_listed_algorithms_goes_before_the_algorithm_changes() -> None:
+    message = "--speculative-adaptive is only supported for EAGLE / NEXTN, not speculative_algorithm=NGRAM."
+    args = {"speculative-algorithm": "NGRAM", "speculative-adaptive": True}
+    assert first(args, "NotImplementedError", message) == "drop speculative-adaptive"
+
+
+def test_offline_the_feature_that_restricts_what_the_operator_asked_for_goes_first() -> None:
+    """Offline no value is known: the restricting feature is the flag whose parser choices
+    hold the value the message names outside its list (FlashInfer CUTLASS: moe-runner-backend)."""
+    from autofix.repair import offline_moves
+
+    message = "Invalid quantization 'gptq'.\nFlashInfer CUTLASS MOE supports only: 'fp8', 'modelopt_fp4', or bfloat16 (None)."
+    labels = [m.label() for m in offline_moves(diagnose("AssertionError", message), BARE)]
+    assert labels[0] == "drop moe-runner-backend"
