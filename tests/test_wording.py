@@ -153,6 +153,8 @@ def test_offline_the_feature_that_restricts_what_the_operator_asked_for_goes_fir
     hold the value the message names outside its list (FlashInfer CUTLASS: moe-runner-backend)."""
     from autofix.repair import offline_moves
 
-    message = "Invalid quantization 'gptq'.\nFlashInfer CUTLASS MOE supports only: 'fp8', 'modelopt_fp4', or bfloat16 (None)."
+    message = (
+        "Invalid quantization 'gptq'.\nFlashInfer CUTLASS MOE supports only: 'fp8', 'modelopt_fp4', or bfloat16 (None)."
+    )
     labels = [m.label() for m in offline_moves(diagnose("AssertionError", message), BARE)]
     assert labels[0] == "drop moe-runner-backend"
