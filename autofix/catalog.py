@@ -160,8 +160,9 @@ class Catalog:
     # flag -> flags it serves ([]: any); a move that leaves the flag off while one it serves
     # stays on (or, for [], at all) orphans what the user asked for.
     intent: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    # Sizes whose product is the GPUs a server takes (tp, pp, dp): raising one asks the
-    # operator for more GPUs, so a move that does comes after every move that does not.
+    # Sizes that count the hardware a server takes (tp, pp, dp: GPUs; nnodes: machines):
+    # raising one asks the operator for hardware, so a move that does comes after every
+    # move that does not.
     gpu_counts: frozenset[str] = frozenset()
     # Where ``flags`` came from: the static table's version, or the host's parser.
     flags_from: str = ""

@@ -993,9 +993,11 @@ def _divides(divisor: str, dividend: object, flags: Flags) -> list[list[Edit]] |
         out.append([Edit(EditOp.DROP, flags.target(flag))])
     counts_gpus = any(flags.catalog.canonical(flag_name(f)) in flags.catalog.gpu_counts for f in dividend)
     if counts_gpus:
-        # A group over the GPUs (attn-cp, moe-dp) that does not divide them: the nearest
-        # group size above 1 that does (ties: the smaller), before the group is undone.
-        fits = [k for k in range(2, product + 1) if product % k == 0 and k != int(d)]
+        # A group over the GPUs (attn-dp, attn-cp, moe-dp) that does not divide them: the
+        # nearest group above 1 that does (ties: the smaller) before the group is undone;
+        # never a larger one when the divisor counts hardware itself (nodes).
+        hardware = flags.catalog.canonical(flag) in flags.catalog.gpu_counts
+        fits = [k for k in range(2, int(d) if hardware else product + 1) if product % k == 0 and k != int(d)]
         nearest = min(fits, key=lambda k: (abs(k - d), k), default=None)
         if nearest is not None and nearest != default:
             out.insert(0, [Edit(EditOp.SET, flags.target(flag), str(nearest))])

@@ -109,7 +109,7 @@ def test_a_size_that_must_be_one_or_another_size_takes_the_other_size() -> None:
 
 def test_a_group_that_does_not_divide_the_gpus_shrinks_before_more_gpus_are_asked_for() -> None:
     """tp 8, moe-dp 3: the nearest group size above 1 that divides 8 (2 and 4 tie: the
-    lower), then the default; raising tp (buying GPUs) comes last."""
+    smaller), then the default; raising tp (buying GPUs) comes last."""
     source = "def check(cfg):\n    assert cfg.tp_size % cfg.moe_dp_size == 0, (\n        'x'\n    )\n"
     candidate = Candidate.build({"model-path": "/m", "tp-size": 8, "moe-dp-size": 3})
     diagnosis = diagnose(
