@@ -40,6 +40,7 @@ _SIGNAL_STRENGTH = (
     "kv_budget_negative",
     "bind_error",
     "segfault",
+    "native_abort",
     "killed",
     "exit_status",
     # An exception named in prose (a user's sentence, no traceback): the weakest evidence.

@@ -145,6 +145,12 @@ _SIGNALS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
     ("bind_error", re.compile(r"(?:\[Errno 98\]|address already in use|Address already in use)")),
     ("segfault", re.compile(r"(?:Segmentation fault|status=11/SEGV|exit status 139|signal 11\b|SIGSEGV)")),
+    # faulthandler's report of another native crash (a C++ abort after a CUDA error, a bus
+    # error); its thread dumps that follow are not a traceback.
+    (
+        "native_abort",
+        re.compile(r"Fatal Python error: (?P<detail>Aborted|Bus error|Floating point exception|Illegal instruction)"),
+    ),
     ("killed", re.compile(r"(?:^Killed$|status=9/KILL|exit status 137|Out of memory: Killed process|oom-kill)")),
     ("exit_status", re.compile(r"Main process exited, code=(?P<code>\w+), status=(?P<detail>\S+)")),
     # SGLang's warning when the profiled KV budget came out negative: the weights left no

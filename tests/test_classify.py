@@ -68,6 +68,30 @@ def test_runtime_signal_classes_match_without_a_python_traceback() -> None:
     assert classify(parse_text(port), CATALOG, Gate.START).failure.class_id == "port-in-use"
 
 
+@pytest.mark.parametrize("fault", ["Aborted", "Bus error", "Floating point exception"])
+def test_faulthandlers_report_of_a_native_crash_is_the_failure_not_its_thread_dumps(fault: str) -> None:
+    """faulthandler prints 'Fatal Python error: X' and then every thread's stack without a
+    Traceback header: the report is the failure (a native crash); a CUDA error above it
+    says why, and wins."""
+    dumps = (
+        "Thread 0x00007f00 (most recent call first):\n"
+        '  File "/usr/lib/python3.12/threading.py", line 359 in wait\n'
+        '  File "/opt/venv/lib/python3.12/site-packages/sglang/srt/managers/scheduler.py", line 901 in event_loop\n'
+    )
+    alone = classify(
+        parse_text(
+            f"frame #3: <unknown function> + 0x1f (0x7f in libc.so.6)\n\nFatal Python error: {fault}\n\n{dumps}"
+        ),
+        CATALOG,
+        Gate.START,
+    )
+    assert alone.subject.message == f"Fatal Python error: {fault}"
+    assert alone.failure.class_id == "segfault"
+    cuda = "RuntimeError: CUDA error: an illegal memory access was encountered\n"
+    first = classify(parse_text(f"{cuda}Fatal Python error: {fault}\n\n{dumps}"), CATALOG, Gate.START)
+    assert "illegal memory access" in first.subject.message
+
+
 def test_unmatched_failure_is_unclassified_with_a_fingerprint() -> None:
     """A failure no class matches still gets a fingerprint and its frame."""
     d = diagnose("val-sampling-mask-max-tokens-zero")

@@ -28,6 +28,9 @@ UNKNOWABLE = {"srv-ssl-files-missing", "srv-ssl-refresh-without-certs"}
 # window 1024, rank 16): the catalogue used to hold them as answers; inference honestly
 # proposes something else (the range's bound, dropping the option, nothing).
 NO_FACT = {"srv-grpc-port-out-of-range", "spec-draft-sink-without-window", "csa-lora-enable-without-rank-or-paths"}
+# The only verified fix raises tp (3 -> 4: a GPU more than the user gave the server);
+# autofix tries what fits the GPUs the user gave first (attn-dp 3) and asks for more last.
+MORE_GPUS = {"par-tp-lm-head-all-to-all-chain"}
 
 
 # Captures already in journalctl form are read as they are; the rest in every form.
@@ -63,6 +66,8 @@ def test_first_move_is_part_of_the_verified_fix(outcome: Any) -> None:
         pytest.xfail("the fix is a file path that no message names")
     if outcome.case in NO_FACT:
         pytest.xfail("the fix's value is named by no fact")
+    if outcome.case in MORE_GPUS:
+        pytest.xfail("the only verified fix asks for more GPUs, which autofix tries last")
     assert outcome.right, f"{outcome.case}: first move {outcome.first!r}, verified fix {outcome.fix!r}"
 
 

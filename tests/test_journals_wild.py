@@ -237,7 +237,6 @@ FAMILIES, REAL = load()
 MISSES = {
     "sglang-1522": "dev: prose naming three errors; the first quoted is not the cause",
     "sglang-3423": "dev: the fault named in prose without its class, the traceback cut above it",
-    "sglang-4673": "round 4: faulthandler's 'Fatal Python error: Aborted' and thread dumps (not tuned on)",
 }
 
 
