@@ -26,7 +26,9 @@ Three ways of scoring, printed side by side:
   and committed before any engine change for them, scored with the full catalogue and with
   their family left out;
 * **round 4**: the cases marked ``round: 4``, gathered after round 3's engine change was
-  written and committed before the bench was first run on them (never tuned on).
+  written and committed before the bench was first run on them (never tuned on);
+* **round 5**: the cases marked ``round: 5``, gathered after round 4 was scored and
+  committed before the bench was first run on them (never tuned on).
 
     python bench/runtime_logs.py [--verbose] [--split dev|heldout|all]
 """
@@ -99,7 +101,9 @@ class Case:
     @property
     def frozen_split(self) -> str:
         """The split the case was frozen in, whatever was tuned on it later."""
-        if self.round >= 4:
+        if self.round >= 5:
+            return "round5"  # gathered after round 4 was scored, committed before it was scored
+        if self.round == 4:
             return "round4"  # gathered after round 3's engine change, committed before it was scored
         if self.round >= 3:
             return "round3"  # added in round 3, frozen before the engine changed: all held out
@@ -247,6 +251,7 @@ def main() -> int:
     held = [c for c in cases if c.split == "heldout"]
     fresh = [c for c in cases if c.split == "round3"]
     fourth = [c for c in cases if c.split == "round4"]
+    fifth = [c for c in cases if c.split == "round5"]
     older = [c for c in cases if c.round < 3]
     as_frozen = [c for c in cases if c.frozen_split in ("heldout", "round3")]
     regimes = [
@@ -257,6 +262,8 @@ def main() -> int:
         ("round 3, family left out", evaluate(catalog, families, fresh, lofo=True)),
         ("round 4 (never tuned on)", evaluate(catalog, families, fourth, lofo=False)),
         ("round 4, family left out", evaluate(catalog, families, fourth, lofo=True)),
+        ("round 5 (never tuned on)", evaluate(catalog, families, fifth, lofo=False)),
+        ("round 5, family left out", evaluate(catalog, families, fifth, lofo=True)),
         (
             f"held-out + round 3 as frozen ({len(TUNED_ON)} tuned on since)",
             evaluate(catalog, families, as_frozen, lofo=False),
@@ -264,7 +271,7 @@ def main() -> int:
     ]
     nones = [c for c in cases if c.fix == "none"]
     print(
-        f"{len(cases)} real logs ({len(dev)} dev, {len(held)} held-out, {len(fresh)} round 3, {len(fourth)} round 4; of the dev, {len(TUNED_ON)} "
+        f"{len(cases)} real logs ({len(dev)} dev, {len(held)} held-out, {len(fresh)} round 3, {len(fourth)} round 4, {len(fifth)} round 5; of the dev, {len(TUNED_ON)} "
         f"were frozen held-out and tuned on since); {sum(c.has_fix for c in cases)} threads "
         f"reached a launch change, {len(nones)} a fix outside the launch\n"
     )

@@ -263,7 +263,8 @@ def test_corpus_split_is_the_hash_rule() -> None:
     assert held == {c.id for c in older if c.split == "heldout"}
     assert 0 < len(held) < len(older)
     assert all(c.split == "round3" for c in REAL if c.round == 3 and c.id not in TUNED_ON)
-    assert all(c.split == "round4" for c in REAL if c.round >= 4 and c.id not in TUNED_ON)
+    assert all(c.split == "round4" for c in REAL if c.round == 4 and c.id not in TUNED_ON)
+    assert all(c.split == "round5" for c in REAL if c.round >= 5 and c.id not in TUNED_ON)
     assert all(c.split == "dev" for c in REAL if c.id in TUNED_ON)
 
 
