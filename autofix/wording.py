@@ -48,7 +48,7 @@ _ONE_OR_OTHER = re.compile(
 _WIDTH = re.compile(r"\b(?P<initials>[A-Z]{2,5})(?P<bits>\d{1,2})\b")
 _NONE_COMPARED = re.compile(r"'(?P<op>[<>]=?)' not supported between instances of '(?P<a>\w+)' and '(?P<b>\w+)'")
 # A flag's words that prose writes out in full ("dp attention" is --attn-dp-size).
-_ABBREVIATIONS = {"attn": "attention", "spec": "speculative", "mem": "memory", "dp": "dp", "tp": "tp"}
+_ABBREVIATIONS = {"attn": "attention", "spec": "speculative", "mem": "memory"}
 # Words a flag's name carries that prose leaves out when it names the feature.
 _NAME_ONLY_WORDS = frozenset({"enable", "size", "num", "use"})
 
