@@ -223,6 +223,10 @@ class Catalog:
         canonical = self.canonical(flag)
         return (canonical, *sorted(k for k, v in self.aliases.items() if v == canonical))
 
+    def gpu_count_spellings(self) -> list[tuple[str, ...]]:
+        """Every spelling of each size that counts hardware (``gpu_counts``)."""
+        return [self.spellings(flag) for flag in sorted(self.gpu_counts)]
+
     def without_classes(self) -> Catalog:
         """The same aliases, domains and flag facts with no curated classes (inference only)."""
         return replace(self, classes=())

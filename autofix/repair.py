@@ -23,6 +23,7 @@ from .catalog import Catalog, EditSpec, MoveSpec, ValueSpec
 from .classify import Diagnosis, Subject
 from .model import ArgValue, Candidate, Edit, EditOp, KeyValue, Move, json_object, normalize_value
 from .renames import refused_flags, rename_move
+from .search import more_gpus
 from .source import PRODUCT, Conjunction, FieldRef, alternatives, failing_site
 
 
@@ -198,21 +199,9 @@ def _tier(move: Move, base: Candidate, child: Candidate, catalog: Catalog, messa
         return 0
     if orphans(base, child, catalog, message):
         return 2
-    return 3 if more_gpus(base, child, catalog) else 1
-
-
-def more_gpus(base: Candidate, child: Candidate, catalog: Catalog) -> bool:
-    """Whether ``child`` raises a size that counts GPUs (tp, pp, dp): the operator would
-    have to buy GPUs for it, so it comes after every move that fits the host."""
-
-    def size(c: Candidate, flag: str) -> float:
-        value = next((c.arg(s) for s in catalog.spellings(flag) if c.has(s)), None)
-        if value is None:
-            info = catalog.flag(flag)
-            value = info.default if info is not None else None
-        return _number(value) or 1.0
-
-    return any(size(child, flag) > size(base, flag) for flag in catalog.gpu_counts)
+    # A move that asks the operator for hardware (a larger tp, pp, dp, node count) comes
+    # after every move that fits the host.
+    return 3 if more_gpus(base, child, catalog.gpu_count_spellings()) else 1
 
 
 def orphans(base: Candidate, child: Candidate, catalog: Catalog, message: str = "") -> bool:
@@ -697,12 +686,17 @@ def _named_in_message(message: str, flags: Flags) -> list[Move]:
     # A flag the message asks for ("requires --is-embedding") is not one to drop (offline
     # every named flag is assumed set, this one too).
     directed |= {found.group("flag") for found in _TURN_ON.finditer(message) if flags.required(found.group("flag"))}
-    named = [*_FLAG_IN_TEXT.findall(message), *(flag_name(f) for f in _FIELD_IN_TEXT.findall(message))]
     return [
         _inferred([Edit(EditOp.DROP, flags.target(flag))], "message")
-        for flag in dict.fromkeys(named)
+        for flag in named_flags(message)
         if flags.spelling(flag) and flag not in directed
     ]
+
+
+def named_flags(message: str) -> list[str]:
+    """Flags a message names, as --flag or as their field (served_model_name), in order."""
+    named = [*_FLAG_IN_TEXT.findall(message), *(flag_name(f) for f in _FIELD_IN_TEXT.findall(message))]
+    return list(dict.fromkeys(named))
 
 
 def _into_range(found: re.Match[str], flags: Flags) -> list[Move]:
@@ -988,8 +982,7 @@ def _divides(divisor: str, dividend: object, flags: Flags) -> list[list[Edit]] |
     flag = flag_name(divisor)
     info = flags.catalog.flag(flag)
     default = _number(info.default) if info is not None else None
-    back_to_default = flags.spelling(flag) and default is not None and default > 0 and product % int(default) == 0
-    if back_to_default:
+    if flags.spelling(flag) and default is not None and default > 0 and product % int(default) == 0:
         out.append([Edit(EditOp.DROP, flags.target(flag))])
     counts_gpus = any(flags.catalog.canonical(flag_name(f)) in flags.catalog.gpu_counts for f in dividend)
     if counts_gpus:

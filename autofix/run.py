@@ -180,7 +180,7 @@ class Runner:
         self.search = Search(
             config.base,
             success_rates=store.move_stats(),
-            gpu_counts=[catalog.spellings(flag) for flag in sorted(catalog.gpu_counts)],
+            gpu_counts=catalog.gpu_count_spellings(),
         )
         self.plan = gate_plan(options.gates, config.gates)
         self._attempt_of_key: dict[str, int] = {}

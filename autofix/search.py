@@ -46,10 +46,13 @@ def intent_cost(base: Candidate, candidate: Candidate, gpu_counts: Iterable[Iter
     ``gpu_counts``: the spellings of each size that counts GPUs (tp, pp, dp), raising one
     of which asks the operator for GPUs the host may not have."""
     cost = sum(_edit_cost(old, new) for _, _, old, new in diff(base, candidate))
-    return cost + (MORE_GPUS_COST if _more_gpus(base, candidate, gpu_counts) else 0)
+    return cost + (MORE_GPUS_COST if more_gpus(base, candidate, gpu_counts) else 0)
 
 
-def _more_gpus(base: Candidate, candidate: Candidate, gpu_counts: Iterable[Iterable[str]]) -> bool:
+def more_gpus(base: Candidate, candidate: Candidate, gpu_counts: Iterable[Iterable[str]]) -> bool:
+    """Whether ``candidate`` raises a size that counts hardware (each given by its
+    spellings) above the base's; an unset size is 1, every such size's default."""
+
     def size(c: Candidate, spellings: tuple[str, ...]) -> float:
         value = next((c.arg(s) for s in spellings if c.has(s)), None)
         try:

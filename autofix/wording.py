@@ -25,6 +25,7 @@ from .repair import (
     _parse_fragment,
     _words,
     flag_name,
+    named_flags,
 )
 
 # What lets a list through: "only [...]", "the allowed set [...]", "supports only: 'a', 'b'",
@@ -187,10 +188,8 @@ def _restricting(message: str, holder: str, flags: Flags) -> Iterator[str]:
 
 
 def _named_flags(message: str, flags: Flags) -> list[str]:
-    """Flags the message names, as --flag or as their field (served_model_name)."""
-    named = [*_FLAG_IN_TEXT.findall(message)]
-    named += [flag_name(f) for f in re.findall(r"\b([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b", message)]
-    return [n for n in dict.fromkeys(named) if flags.catalog.flag(n) is not None]
+    """Flags of the target's parser the message names (as --flag or as their field)."""
+    return [n for n in named_flags(message) if flags.catalog.flag(n) is not None]
 
 
 def _alone_in_list(message: str, flags: Flags) -> list[Move]:
@@ -301,8 +300,9 @@ def _by_initials(initials: str, flags: Flags) -> str | None:
     (offline: any flag of that name whose values carry bit widths)."""
     prefix = initials.lower() + "-"
     for name in flags.catalog.flags:
-        widths = any(re.search(r"\d", c) for c in _choices(name, flags))
-        if name.startswith(prefix) and widths and flags.spelling(name) is not None:
+        if not name.startswith(prefix) or flags.spelling(name) is None:
+            continue
+        if any(re.search(r"\d", c) for c in _choices(name, flags)):
             return name
     return None
 
@@ -311,8 +311,7 @@ def _by_initials(initials: str, flags: Flags) -> str | None:
 
 
 def _feature_words(flag: str) -> list[str]:
-    words = [_ABBREVIATIONS.get(w, w) for w in flag.split("-") if w not in _NAME_ONLY_WORDS]
-    return words
+    return [_ABBREVIATIONS.get(w, w) for w in flag.split("-") if w not in _NAME_ONLY_WORDS]
 
 
 def _refused_feature_by_words(message: str, flags: Flags) -> list[Move]:
