@@ -33,7 +33,7 @@ from .model import EditOp
 from .resources import data_path
 
 MATCH_KEYS = ("exception", "function", "file", "message", "source", "gate", "signal", "evidence")
-CLASS_KEYS = ("id", "title", "match", "moves", "note", "examples")
+CLASS_KEYS = ("id", "title", "match", "moves", "note", "examples", "suspects_tuning")
 FILE_KEYS = ("target", "aliases", "domains", "env_domains", "host_facts", "intent", "gpu_counts", "classes")
 VALUE_KEYS = ("from", "add", "mul", "min", "max", "default", "match", "round", "round_up_to", "divisor_of", "replace")
 FLAG_KINDS = ("bool", "bool_false", "value", "list")
@@ -100,6 +100,9 @@ class FailureClass:
     target: str = ""
     origin: str = ""  # file it came from
     order: int = 0
+    # A hang or timeout, not a refused value: env tuning the user set is a suspect even when
+    # its value is one the variable accepts (env_domains guard the other classes).
+    suspects_tuning: bool = False
 
 
 @dataclass(frozen=True)
@@ -435,7 +438,15 @@ def _parse_class(raw: Any, name: str, where: str, target: str, order: int) -> Fa
         target=target,
         origin=name,
         order=order,
+        suspects_tuning=_flag_bool(raw, "suspects_tuning", name, where),
     )
+
+
+def _flag_bool(raw: Mapping[str, Any], key: str, name: str, where: str) -> bool:
+    value = raw.get(key, False)
+    if not isinstance(value, bool):
+        raise CatalogError(f"{name}: {where}.{key}: must be true or false")
+    return value
 
 
 def _regex(match: Mapping[str, Any], key: str, name: str, where: str) -> re.Pattern[str] | None:

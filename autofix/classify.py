@@ -25,6 +25,9 @@ from .tracebacks import Journal, Signal, Traceback
 # Which signal explains a failure best when no exception does, strongest first.
 _SIGNAL_STRENGTH = (
     "argparse_error",
+    # A compiler's error line: a JIT build of a kernel failed (what the build's caller reports
+    # later, if anything, only says that it did).
+    "compile_error",
     "oom",
     "nccl_error",
     # A kernel's own assertion comes before the "device-side assert" CUDA error reporting it.

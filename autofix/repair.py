@@ -162,7 +162,7 @@ def propose(
     cls = diagnosis.failure_class
     if cls is not None:
         for spec in cls.moves:
-            move = realize(spec, flags, resolved, diagnosis.groups, origin=cls.id)
+            move = realize(spec, flags, resolved, diagnosis.groups, origin=cls.id, suspects_tuning=cls.suspects_tuning)
             if move is not None:
                 moves.append(move)
     renamed = rename_move(candidate, catalog, resolved) if _parser_refused(diagnosis.subject) else None
@@ -229,11 +229,12 @@ def realize(
     groups: Mapping[str, str],
     *,
     origin: str,
+    suspects_tuning: bool = False,
 ) -> Move | None:
     """A move spec made concrete for this candidate; None when it cannot apply."""
     edits: list[Edit] = []
     for edit in spec.edits:
-        concrete = _realize_edit(edit, flags, resolved, groups)
+        concrete = _realize_edit(edit, flags, resolved, groups, suspects_tuning)
         if concrete is None:
             return None
         if not flags.assume_present and _is_noop(concrete, flags.candidate):
@@ -243,7 +244,11 @@ def realize(
 
 
 def _realize_edit(
-    spec: EditSpec, flags: Flags, resolved: Mapping[str, object], groups: Mapping[str, str]
+    spec: EditSpec,
+    flags: Flags,
+    resolved: Mapping[str, object],
+    groups: Mapping[str, str],
+    suspects_tuning: bool = False,
 ) -> Edit | None:
     target = spec.target
     if isinstance(target, ValueSpec):
@@ -258,13 +263,13 @@ def _realize_edit(
     if spec.op is EditOp.UNSET_ENV:
         valid = flags.catalog.env_domains.get(target)
         current = flags.candidate.env_value(target)
-        if valid is not None and current is not None and valid.match(current):
+        if not suspects_tuning and valid is not None and current is not None and valid.match(current):
             return None  # a value the variable accepts: unsetting it cannot be the fix
         return Edit(EditOp.UNSET_ENV, target)
     if spec.op is EditOp.SCALE:
         base = flags.value(target, resolved)
         number = _number(base)
-        if number is None:
+        if not number:  # nothing to scale (absent, or 0: a size the server then picks itself)
             return None
         factor = float(spec.value)
         return Edit(EditOp.SCALE, flags.target(target), _tidy(round(number * factor, 3)))

@@ -118,7 +118,8 @@ _ORPHAN = re.compile(
 PROSE_LINE = 2000
 # An error quoted in a sentence: a failure word, at most three words, then the quote.
 _PROSE_ERROR = re.compile(
-    r"(?i)\b(?:errors?|fail(?:s|ed|ing|ure)?|crash(?:es|ed)?|exit(?:s|ed)?|raise[sd]?|throws?)\b"
+    r"(?i)\b(?:errors?|fail(?:s|ed|ing|ure)?|crash(?:es|ed)?|exit(?:s|ed)?|raise[sd]?|throws?"
+    r"|reject(?:s|ed)?|refus(?:es|ed)?)\b"
     r"(?:[ \t]+[\w-]+){0,3}?[ \t]*:?[ \t]*[\"\u201c`](?P<quote>[^\"\u201d`\n]{12,400})[\"\u201d`]"
 )
 _CHAIN_CONTEXT = "During handling of the above exception, another exception occurred:"
@@ -127,11 +128,19 @@ _CHAIN_CAUSE = "The above exception was the direct cause of the following except
 # -- non-Python failure lines ---------------------------------------------------------------
 
 _SIGNALS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    # A compiler's own error line (a JIT build of a kernel: gcc's "x.cuh:20:10: fatal error:",
+    # nvcc's "x.cu(118): error:"). Before argparse's pattern, which a gcc line would also fit.
+    # The pattern starts at the position, not the file name (a name-first pattern would be
+    # tried from every character of a long line); _names_source_file checks the name.
+    ("compile_error", re.compile(r"(?::\d+:\d+:|\(\d+\):) (?:fatal )?error: (?P<detail>.+)")),
     ("argparse_error", re.compile(r"^(?:usage: )?(?P<prog>[\w .:/-]+): error: (?P<detail>.+)$")),
     ("oom", re.compile(r"(?:CUDA out of memory|torch\.OutOfMemoryError|OutOfMemoryError: CUDA)")),
     # torch's NCCL watchdog (a collective never finished) and SGLang's own (a batch never did).
     ("nccl_timeout", re.compile(r"Watchdog caught collective operation timeout|Watchdog thread terminated")),
-    ("sglang_watchdog", re.compile(r"Watchdog timeout \(self\.watchdog_timeout=")),
+    # Older releases say "Watchdog timeout (...)", newer ones name what hung: "Scheduler
+    # watchdog timeout (self.watchdog_timeout=300, self.soft=False)".
+    # (a literal start: a character class first would be tried at every position of a line)
+    ("sglang_watchdog", re.compile(r"atchdog timeout \(self\.watchdog_timeout=")),
     # A CUDA kernel's own assertion ("Indexing.cu:1500: ...: Assertion `i < n` failed."): the
     # "device-side assert triggered" CUDA error that follows it only reports it.
     ("device_assert", re.compile(r"\.cu:\d+: .*Assertion `.+` failed")),
@@ -168,7 +177,7 @@ _ANY_SIGNAL = re.compile("|".join(f"(?:{re.sub(r'[(][?]P<[a-z]+>', '(?:', p.patt
 _SIGNAL_HINT = re.compile(
     r"error:|Error:|ERROR:|out of memory|OutOfMemoryError|CUDA error|NCCL WARN|nccl[A-Z]|Errno 98"
     r"|already in use|Segmentation|SEGV|exit status|Killed|KILL|oom-kill|Main process exited|signal 11"
-    r"|Watchdog|Assertion `|profiled value -|\]:\[E"
+    r"|Watchdog|watchdog timeout|Assertion `|profiled value -|\]:\[E"
 )
 
 # A pipe to a dead child breaking says less than the wrapper that reports the death.
@@ -434,6 +443,7 @@ def _sglang(pid_key: str, msg: str) -> _Line:
 # that can be one (a superset of _SIGNALS, literal so a block scan stays at C speed).
 _SIGNAL_BLOCK_PATTERN = (
     r"error: |CUDA out of memory|OutOfMemoryError|Watchdog caught|Watchdog thread terminated|Watchdog timeout \("
+    r"|watchdog timeout \("
     r"|CUDA [Ee]rror(?: \([^)\n]*\))?: |NCCL WARN "
     r"|nccl(?:InternalError|InvalidUsage|SystemError|UnhandledCudaError|RemoteError)"
     r"|E(?:rrno 98|\d{3,4} \d\d:\d\d:\d\d)|d(?:dress already in use| value -\d)|Segmentation fault|SEGV"
@@ -499,9 +509,28 @@ def _quoted(text: str, start: int, needle: int) -> tuple[str, str] | None:
     end = text.find("\n", colon)
     message = text[colon + 2 : end if end >= 0 else len(text)]
     if start > 0 and text[start - 1] == "`":
-        message = message.split("`", 1)[0]
+        message = _until_closing_backtick(message)
     message = message.strip()
     return (text[start:colon], message) if message else None
+
+
+# A code span inside a backticked message: a flag or a name alone between two backticks
+# (``...set a smaller number for `--max-running-requests`. ...``), not the closing one.
+_INNER_SPAN = re.compile(r"`(?:--?)?[\w.-]+(?:[= ][\w.-]+)?`")
+
+
+def _until_closing_backtick(message: str) -> str:
+    """``message`` up to the backtick that closes it; a backtick that opens a short code
+    span of its own (a flag, a name) is kept with the span."""
+    at = 0
+    while True:
+        tick = message.find("`", at)
+        if tick < 0:
+            return message
+        inner = _INNER_SPAN.match(message, tick)
+        if inner is None:
+            return message[:tick]
+        at = inner.end()
 
 
 LOOKBACK_LINES = 2000
@@ -1130,10 +1159,19 @@ class JournalParser:
         if len(self._signals) >= MAX_SIGNALS or not _ANY_SIGNAL.search(body):
             return
         for kind, pattern in _SIGNALS:
-            if pattern.search(body):
+            found = pattern.search(body)
+            if found is not None and (kind != "compile_error" or _names_source_file(body, found.start())):
                 self._order += 1
                 self._signals.append(Signal(kind, body.strip()[:2000], rank=stream.rank, order=self._order))
                 return
+
+
+_SOURCE_SUFFIX = re.compile(r"\.(?:cuh?|cc|cpp|cxx|c|hh|hpp|h|inc|inl)$")
+
+
+def _names_source_file(body: str, at: int) -> bool:
+    """The text before a compiler's ``:line:col:`` / ``(line):`` is a C, C++ or CUDA file."""
+    return _SOURCE_SUFFIX.search(body, max(0, at - 8), at) is not None
 
 
 def _pid_of(key: str) -> str:

@@ -211,6 +211,21 @@ def markdown_quoted(size: int) -> bytes:
     return "".join(f"> {line}\n" for line in normal(size).decode("utf-8", "replace").splitlines()).encode()[:size]
 
 
+def compiler_positions(size: int) -> bytes:
+    """Compiler-shaped positions (``:1:2: error: ``) after no source file name, many a line."""
+    return _lines("x.py:1:2: error: " * (LINE // 17), size)
+
+
+def backtick_spans(size: int) -> bytes:
+    """A backticked exception whose message is a run of short code spans (``a` `b` ...``)."""
+    return _lines("`RuntimeError: " + "`a` " * (LINE // 4), size)
+
+
+def watchdog_words(size: int) -> bytes:
+    """'watchdog timeout (' near misses, lower case (the newer wording's shape)."""
+    return _lines("watchdog timeout (" * (LINE // 18), size)
+
+
 SHAPES: dict[str, Callable[[int], bytes]] = {
     "normal journal (baseline)": normal,
     "random bytes": random_bytes,
@@ -242,6 +257,9 @@ SHAPES: dict[str, Callable[[int], bytes]] = {
     "prose, quoted exception": prose_quoted,
     "dotted run before a name": dotted_run,
     "markdown-quoted journal": markdown_quoted,
+    "compiler positions, no file": compiler_positions,
+    "backticked spans in a message": backtick_spans,
+    "'watchdog timeout (' x N": watchdog_words,
 }
 
 

@@ -237,9 +237,6 @@ FAMILIES, REAL = load()
 MISSES = {
     "sglang-1522": "dev: prose naming three errors; the first quoted is not the cause",
     "sglang-3423": "dev: the fault named in prose without its class, the traceback cut above it",
-    "sglang-3830": "round 5: a compiler's 'fatal error:' line (gcc/nvcc form) above an include chain (not tuned on)",
-    "sglang-17941": "round 5: 'Scheduler watchdog timeout (..., self.soft=False)' between py-spy dumps (not tuned on)",
-    "sglang-pr36583": "round 5: a request rejection quoted in a pull request sentence (not tuned on)",
 }
 
 
