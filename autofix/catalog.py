@@ -34,7 +34,17 @@ from .resources import data_path
 
 MATCH_KEYS = ("exception", "function", "file", "message", "source", "gate", "signal", "evidence")
 CLASS_KEYS = ("id", "title", "match", "moves", "note", "examples", "suspects_tuning")
-FILE_KEYS = ("target", "aliases", "domains", "env_domains", "host_facts", "intent", "gpu_counts", "classes")
+FILE_KEYS = (
+    "target",
+    "aliases",
+    "domains",
+    "env_domains",
+    "host_facts",
+    "intent",
+    "primary",
+    "gpu_counts",
+    "classes",
+)
 VALUE_KEYS = ("from", "add", "mul", "min", "max", "default", "match", "round", "round_up_to", "divisor_of", "replace")
 FLAG_KINDS = ("bool", "bool_false", "value", "list")
 GATES = ("preflight", "start", "ready", "smoke", "bench")
@@ -167,6 +177,11 @@ class Catalog:
     # raising one asks the operator for hardware, so a move that does comes after every
     # move that does not.
     gpu_counts: frozenset[str] = frozenset()
+    # The operator's primary choices (the speculative algorithm and its drafter,
+    # quantization, parallel and graph sizes, the disaggregation role): a move that changes
+    # or drops one the user set, where the message does not name it, ranks after the moves
+    # that keep them.
+    primary: frozenset[str] = frozenset()
     # Where ``flags`` came from: the static table's version, or the host's parser.
     flags_from: str = ""
 
@@ -330,6 +345,7 @@ def parse_catalog(texts: Mapping[str, str], flag_texts: Mapping[str, str] | None
     host_facts: set[str] = set()
     intent: dict[str, tuple[str, ...]] = {}
     gpu_counts: set[str] = set()
+    primary: set[str] = set()
     env_domains: dict[str, re.Pattern[str]] = {}
     for name, text in (flag_texts or {}).items():
         more_flags, more_aliases = parse_flags(name, text)
@@ -367,10 +383,8 @@ def parse_catalog(texts: Mapping[str, str], flag_texts: Mapping[str, str] | None
             if not _FLAG.match(str(flag)) or not isinstance(serves, list):
                 raise CatalogError(f"{name}: intent.{flag}: must map a flag to the list of flags it serves")
             intent[str(flag)] = tuple(str(s) for s in serves)
-        for flag in data.get("gpu_counts") or []:
-            if not isinstance(flag, str) or not _FLAG.match(flag):
-                raise CatalogError(f"{name}: gpu_counts: {flag!r} is not a flag name")
-            gpu_counts.add(flag)
+        gpu_counts |= _flag_list(data, "gpu_counts", name)
+        primary |= _flag_list(data, "primary", name)
         for flag, values in (data.get("domains") or {}).items():
             if not (_FLAG.match(str(flag)) or _FLAG_KEY.match(str(flag))) or not isinstance(values, list) or not values:
                 raise CatalogError(f"{name}: domains.{flag}: must map a flag to a non-empty list")
@@ -393,7 +407,17 @@ def parse_catalog(texts: Mapping[str, str], flag_texts: Mapping[str, str] | None
         env_domains,
         intent=intent,
         gpu_counts=frozenset(gpu_counts),
+        primary=frozenset(primary),
     )
+
+
+def _flag_list(data: Mapping[str, Any], key: str, name: str) -> set[str]:
+    out: set[str] = set()
+    for flag in data.get(key) or []:
+        if not isinstance(flag, str) or not _FLAG.match(flag):
+            raise CatalogError(f"{name}: {key}: {flag!r} is not a flag name")
+        out.add(flag)
+    return out
 
 
 def _unknown(data: Mapping[str, Any], allowed: Sequence[str], name: str, where: str) -> None:

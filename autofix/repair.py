@@ -197,7 +197,7 @@ def _parser_refused(subject: Subject) -> bool:
 def _tier(move: Move, base: Candidate, child: Candidate, catalog: Catalog, message: str) -> int:
     if any(e.op is EditOp.RENAME for e in move.edits):
         return 0
-    if orphans(base, child, catalog, message):
+    if orphans(base, child, catalog, message) or gives_up_primary(base, child, catalog, message):
         return 2
     # A move that asks the operator for hardware (a larger tp, pp, dp, node count) comes
     # after every move that fits the host.
@@ -217,6 +217,48 @@ def orphans(base: Candidate, child: Candidate, catalog: Catalog, message: str = 
         if not serves or any(value(child, s) is not None and value(child, s) == value(base, s) for s in serves):
             return True
     return False
+
+
+def gives_up_primary(base: Candidate, child: Candidate, catalog: Catalog, message: str = "") -> bool:
+    """Whether ``child`` changes or drops a primary choice the user set (the speculative
+    algorithm, quantization, a parallel size …) that the failure's message does not name:
+    neither by its flag or field nor, for a word value, by the value the user gave it
+    ("… compatible with NGRAM or EAGLE, not STANDALONE")."""
+    prose = _FLAG_TOKEN.sub(" ", message)
+
+    def value(c: Candidate, flag: str) -> ArgValue | None:
+        return next((c.arg(s) for s in catalog.spellings(flag) if c.has(s)), None)
+
+    for flag in catalog.primary:
+        before = value(base, flag)
+        if before is None or value(child, flag) == before:
+            continue
+        # A drafter that goes with the algorithm it serves is judged with that algorithm.
+        if any(value(child, served) != value(base, served) for served in catalog.intent.get(flag, ())):
+            continue
+        if any(f"--{s}" in message for s in catalog.spellings(flag)) or field_name(flag) in message:
+            continue
+        if _names_word(prose, before):
+            continue
+        return True
+    return False
+
+
+_FLAG_TOKEN = re.compile(r"--[a-z0-9][a-z0-9-]*")
+
+
+def _names_word(text: str, value: ArgValue) -> bool:
+    """Whether ``text`` refuses ``value`` by name ("…, not STANDALONE", "got NGRAM", "NGRAM
+    is not supported"): a value named only as context ("(prefill side)") is not refused.
+    Word values of three letters or more (numbers and short words occur for other reasons)."""
+    if not isinstance(value, str) or len(value) < 3 or _number(value) is not None:
+        return False
+    word = re.escape(value)
+    refused = (
+        rf"(?i:\bnot|\bgot|\bbut|\bnor)\s+['\"`]?{word}(?![\w-])"
+        rf"|(?<![\w-]){word}['\"`]?\s+(?i:is not|isn't|is unsupported|are not|cannot|can't|is incompatible)"
+    )
+    return re.search(refused, text) is not None
 
 
 # --- curated moves: specs -> concrete edits ------------------------------------------------
@@ -381,7 +423,25 @@ def offline_moves(diagnosis: Diagnosis, catalog: Catalog, source: str | None = N
     unique: dict[str, Move] = {}
     for move in moves:
         unique.setdefault(move.label(), move)
-    return list(unique.values())
+    # As the search ranks them: a move on a primary choice the message does not name goes
+    # after the rest (any such flag is assumed set, as every flag named is).
+    message = diagnosis.subject.message or ""
+    return sorted(unique.values(), key=lambda m: _edits_unnamed_primary(m, catalog, message))
+
+
+def _edits_unnamed_primary(move: Move, catalog: Catalog, message: str) -> bool:
+    """Offline twin of :func:`gives_up_primary`: the move edits a primary flag that the
+    message names neither by flag nor by field."""
+    for edit in move.edits:
+        if edit.op.on_env or edit.op is EditOp.RENAME:
+            continue
+        flag = catalog.canonical(edit.target)
+        if flag not in catalog.primary:
+            continue
+        if any(f"--{s}" in message for s in catalog.spellings(flag)) or field_name(flag) in message:
+            continue
+        return True
+    return False
 
 
 def _is_noop(edit: Edit, candidate: Candidate) -> bool:
@@ -521,7 +581,11 @@ def _from_argparse(message: str, flags: Flags) -> list[Move]:
         if drops:
             out.append(_inferred(drops, "argparse"))
     typed = _BAD_TYPE.search(message)
-    if typed and flags.spelling(typed.group("flag")):
+    listed = _comma_list(typed, flags) if typed else None
+    if typed and listed is not None:
+        # '700,10,10' for a flag that takes several numbers: the list the user meant.
+        out.append(_inferred([Edit(EditOp.SET, flags.target(typed.group("flag")), listed)], "argparse"))
+    elif typed and flags.spelling(typed.group("flag")):
         # '2.0' for an int, '0,85' for a float: the number the user evidently meant.
         text = typed.group("value").replace(",", ".")
         number = _number(text)
@@ -534,17 +598,51 @@ def _from_argparse(message: str, flags: Flags) -> list[Move]:
     return out
 
 
+def _comma_list(typed: re.Match[str], flags: Flags) -> tuple[str, ...] | None:
+    """The values of a list flag written with commas ('700,10,10'), when each is a number
+    of the flag's type; None otherwise."""
+    info = flags.catalog.flag(typed.group("flag"))
+    parts = [p.strip() for p in typed.group("value").split(",")]
+    if info is None or info.kind != "list" or len(parts) < 2 or not flags.spelling(typed.group("flag")):
+        return None
+    numbers = [_number(p) for p in parts]
+    if any(n is None or (typed.group("type") == "int" and not n.is_integer()) for n in numbers):
+        return None
+    return tuple(parts)
+
+
+# What a word asked of a mode's choices means, when the parser spells it otherwise: a
+# warning is logged and the server goes on; an error stops it. (General vocabulary, no
+# flag's answer: a word is read this way only for the choices it names.)
+_MODE_WORDS: Mapping[str, tuple[str, ...]] = {
+    "warn": ("log", "warning"),
+    "warning": ("log", "warn"),
+    "print": ("log",),
+    "report": ("log",),
+    "error": ("raise", "strict", "fail"),
+    "fail": ("raise", "error", "strict"),
+    "strict": ("raise", "error"),
+    "abort": ("raise", "error"),
+    "throw": ("raise", "error"),
+    "off": ("none", "disabled", "disable", "false"),
+    "disabled": ("none", "off", "disable", "false"),
+    "disable": ("none", "off", "disabled", "false"),
+}
+
+
 def closest_choices(given: str, choices: Sequence[str], preferred: Sequence[str] = ()) -> list[str]:
-    """Valid choices nearest to what was given: prefix matches first (in the catalogue's
-    order of preference for the flag, then the parser's), then by similarity."""
+    """Valid choices nearest to what was given: a choice that means the word given (a mode
+    named otherwise), then prefix matches (in the catalogue's order of preference for the
+    flag, then the parser's), then by similarity."""
     given_l = given.lower()
+    meant = [c for w in _MODE_WORDS.get(given_l, ()) for c in choices if c.lower() == w][:1]
     rank = {c: i for i, c in enumerate(preferred)}
     prefixed = sorted(
         (c for c in choices if given_l and c.lower().startswith(given_l)),
         key=lambda c: (rank.get(c, len(rank)), choices.index(c)),
     )
     similar = difflib.get_close_matches(given, choices, n=len(choices), cutoff=0.0)
-    return list(dict.fromkeys([*prefixed, *similar]))
+    return list(dict.fromkeys([*meant, *prefixed, *similar]))
 
 
 # Choices that mean "off": never the value that switches a feature on.
