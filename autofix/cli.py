@@ -863,7 +863,7 @@ def classify_cmd(source: str, gate: str, target_opt: str | None, as_json: bool, 
     catalog = load_catalog(family=family)
     diagnosis = classify(journal, catalog, Gate(gate), package=family)
     frame_source = _installed_source(python_path, diagnosis.failure.frame) if python_path else None
-    moves = offline_moves(diagnosis, catalog, frame_source)
+    moves = offline_moves(diagnosis, catalog, frame_source, command=journal.command)
     f = diagnosis.failure
     if as_json:
         frame = f.frame.to_json() if f.frame else None

@@ -399,12 +399,19 @@ def _tidy(value: float) -> int | float:
     return int(value) if float(value).is_integer() else value
 
 
-def offline_moves(diagnosis: Diagnosis, catalog: Catalog, source: str | None = None) -> list[Move]:
-    """Moves for a failure seen without its candidate (``autofix classify``).
+def offline_moves(diagnosis: Diagnosis, catalog: Catalog, source: str | None = None, command: str = "") -> list[Move]:
+    """Moves for a failure seen outside a search (``autofix classify``).
 
-    Computed values that need the candidate's flags are left out; every flag the
-    failure names is assumed set, so the inferred moves show what would be tried.
+    ``command``: the launch command the log shows, if any; its argv is the candidate, and
+    the moves are the ones the search would make for it. Without one, computed values that
+    need the candidate's flags are left out and every flag the failure names is assumed
+    set, so the inferred moves show what would be tried.
     """
+    known = _pasted_candidate(command)
+    if known is not None:
+        proposed = [p.move for p in propose(known, diagnosis, catalog, source=source)]
+        if proposed:
+            return proposed
     flags = Flags(Candidate(()), catalog, assume_present=True)
     moves: list[Move] = []
     if _parser_refused(diagnosis.subject):
@@ -427,6 +434,21 @@ def offline_moves(diagnosis: Diagnosis, catalog: Catalog, source: str | None = N
     # after the rest (any such flag is assumed set, as every flag named is).
     message = diagnosis.subject.message or ""
     return sorted(unique.values(), key=lambda m: _edits_unnamed_primary(m, catalog, message))
+
+
+def _pasted_candidate(command: str) -> Candidate | None:
+    """The candidate a launch command seen in a log stands for (None: none readable)."""
+    if not command:
+        return None
+    from .importing import command_args  # pure, like this module; imported late (it is larger)
+
+    args = command_args(command)
+    if not args:
+        return None
+    try:
+        return Candidate.build(args)
+    except (TypeError, ValueError):
+        return None
 
 
 def _edits_unnamed_primary(move: Move, catalog: Catalog, message: str) -> bool:

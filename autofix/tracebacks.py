@@ -283,6 +283,9 @@ class Journal:
     dropped_tracebacks: int = 0
     # Lines longer than MAX_LINE, cut to it (see ``notes``).
     cut_lines: int = 0
+    # The server's launch command as the text shows it ("" if none): a paste usually has
+    # the command the user ran above the failure (backslash continuations joined).
+    command: str = ""
 
     @property
     def notes(self) -> tuple[str, ...]:
@@ -574,6 +577,9 @@ class JournalParser:
         self._block: list[str] = []
         self._block_index = -1
         self._carry = b""
+        self._command = ""
+        self._command_open = False  # line mode: the command's last line ended in a backslash
+        self._command_lines = 0
 
     @property
     def _full(self) -> bool:
@@ -659,6 +665,14 @@ class JournalParser:
         self._lines += 1
         if len(line) > MAX_LINE:
             self._cut_lines += 1
+        if self._command_open:  # line mode: the command goes on after a trailing backslash
+            self._command_lines += 1
+            self._command_open = line.rstrip().endswith("\\") and self._command_lines < MAX_COMMAND_LINES
+            self._command = f"{self._command} {line[:MAX_LINE].strip().strip('`').rstrip(chr(92)).strip()}".strip()
+        elif not self._command and any(n in line for n in _COMMAND_NEEDLES):
+            self._command = launch_command(line[:MAX_LINE])
+            self._command_open = bool(self._command) and line.rstrip().endswith("\\")
+            self._command_lines = 1
         if self._quoting and line[:1] != "{":
             self._names(line[:MAX_LINE], 0, len(line))  # quoted exceptions, as block mode finds them
         if not self._full or self._open_keys or (not self._signals_full and _SIGNAL_BLOCK.search(line)):
@@ -677,6 +691,8 @@ class JournalParser:
             lines.pop()
         if len(text) > MAX_LINE:  # a block shorter than the cap holds no line over it
             self._cut_lines += sum(1 for line in lines if len(line) > MAX_LINE)
+        if not self._command:
+            self._command = _first_command(text)
         self._block = lines
         n = len(lines)
         i = 0
@@ -748,6 +764,7 @@ class JournalParser:
             tail=tuple(list(self._recent)[-40:]),
             dropped_tracebacks=self._dropped,
             cut_lines=self._cut_lines,
+            command=self._command,
         )
 
     # per line --------------------------------------------------------------------------
@@ -1164,6 +1181,62 @@ class JournalParser:
                 self._order += 1
                 self._signals.append(Signal(kind, body.strip()[:2000], rank=stream.rank, order=self._order))
                 return
+
+
+# -- the launch command a paste shows ------------------------------------------------------
+
+# Literals searched in a block (C speed) before the command pattern is tried on a line.
+_COMMAND_NEEDLES = ("launch_server", "sglang serve", "vllm serve", "vllm.entrypoints")
+# The interpreter with -m and a server module, or the sglang / vllm script's serve: a
+# frame ('File ".../sglang/launch_server.py"') names a file, never the module.
+# (Each alternative starts at a literal; the path before the interpreter is walked back by
+# hand: a pattern starting with a repeated class would be tried from every character.)
+_COMMAND = re.compile(
+    r"(?:python[\d.]*\s+(?:-[A-Za-z]\S*\s+)*-m\s+(?:sglang\.launch_server|vllm\.entrypoints\.[\w.]+)"
+    r"|\b(?:sglang|vllm)\s+serve)(?=\s|$)"
+)
+_PATH_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./~+-")
+MAX_COMMAND_LINES = 100
+_COMMAND_TRIES = 50  # lines with a needle looked at per block before giving up
+
+
+def launch_command(line: str, following: Iterable[str] = ()) -> str:
+    """The launch command ``line`` holds, from its interpreter on (a prompt, a journal's or
+    container's prefix before it dropped), joined with the lines it continues onto (a
+    trailing backslash); "" when the line holds none."""
+    found = _COMMAND.search(line)
+    if found is None:
+        return ""
+    start = found.start()
+    while start > 0 and line[start - 1] in _PATH_CHARS:  # the interpreter's path (/venv/bin/)
+        start -= 1
+    parts = [line[start:].strip().strip("`")]
+    rest = iter(following)
+    while parts[-1].endswith("\\") and len(parts) < MAX_COMMAND_LINES:
+        nxt = next(rest, None)
+        if nxt is None:
+            break
+        parts[-1] = parts[-1][:-1].rstrip()
+        parts.append(nxt.strip().strip("`"))
+    return " ".join(p for p in parts if p).rstrip("\\").strip()
+
+
+def _first_command(text: str) -> str:
+    """The first launch command in a block of text ("" if none)."""
+    tries = 0
+    for needle in _COMMAND_NEEDLES:
+        at = text.find(needle)
+        while at >= 0 and tries < _COMMAND_TRIES:
+            tries += 1
+            start = text.rfind("\n", 0, at) + 1
+            end = text.find("\n", at)
+            end = len(text) if end < 0 else end
+            following = text[end + 1 : end + 1 + MAX_LINE * 4].split("\n")[:MAX_COMMAND_LINES]
+            command = launch_command(text[start:end][:MAX_LINE], following)
+            if command:
+                return command
+            at = text.find(needle, end)
+    return ""
 
 
 _SOURCE_SUFFIX = re.compile(r"\.(?:cuh?|cc|cpp|cxx|c|hh|hpp|h|inc|inl)$")

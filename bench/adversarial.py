@@ -226,6 +226,11 @@ def watchdog_words(size: int) -> bytes:
     return _lines("watchdog timeout (" * (LINE // 18), size)
 
 
+def command_near_miss(size: int) -> bytes:
+    """'launch_server' on every line after a long path-like run, no interpreter before it."""
+    return _lines("a" * (LINE - 40) + " x.launch_server sglang serveX", size)
+
+
 SHAPES: dict[str, Callable[[int], bytes]] = {
     "normal journal (baseline)": normal,
     "random bytes": random_bytes,
@@ -260,6 +265,7 @@ SHAPES: dict[str, Callable[[int], bytes]] = {
     "compiler positions, no file": compiler_positions,
     "backticked spans in a message": backtick_spans,
     "'watchdog timeout (' x N": watchdog_words,
+    "launch command near misses": command_near_miss,
 }
 
 

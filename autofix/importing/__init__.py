@@ -28,7 +28,7 @@ from ..secrets import known_secret_flags, secret_env_name, secret_flag_name
 from ._command import Command, FlagFacts, parse_command
 from ._unitfile import UnitFile, parse_unit, resolve_specifiers, split_words
 
-__all__ = ["Imported", "from_command", "from_unit", "parse_command"]
+__all__ = ["Imported", "command_args", "from_command", "from_unit", "parse_command"]
 
 
 @dataclass(frozen=True)
@@ -96,6 +96,18 @@ def from_command(text: str, *, source: str, host: str = "local", name: str | Non
         env_files=[],
         notes=list(command.notes),
     )
+
+
+def command_args(text: str) -> dict[str, object] | None:
+    """The flags of a launch command seen in a log (as spelled, with their values), or None
+    when the text is no server command autofix reads. Nothing is refused here: a log is
+    evidence, not a base (shell variables stay as written)."""
+    try:
+        words = shlex.split(text.replace("\\\n", " "), comments=False)
+        command = parse_command(words, where="log", facts=_facts(), shell=True)
+    except (ValueError, InputError):
+        return None
+    return dict(command.args)
 
 
 def _unit_env(unit: UnitFile, specifiers: Mapping[str, str]) -> dict[str, str]:
