@@ -247,3 +247,17 @@ def test_a_library_built_against_another_torch_is_no_launch_fix(text: str) -> No
     d = diagnose(text)
     assert d.failure.class_id == "package-abi-mismatch"
     assert first_move(text, tp=1, attention_backend="flashinfer") == "-"
+
+
+def test_argparses_error_line_is_no_compiler_error() -> None:
+    """'sglang serve: error: unrecognized arguments' beside flashinfer's import warnings is
+    argparse refusing a flag, never a kernel build (found by the users' set: a rename lost
+    its place to 'attention-backend triton')."""
+    text = (
+        "/venv/lib/python3.11/site-packages/flashinfer/jit/core.py:12: UserWarning: no CUDA toolkit\n"
+        "usage: sglang serve [-h] --model-path MODEL_PATH\n"
+        "sglang serve: error: unrecognized arguments: --enable-mla\n"
+    )
+    d = diagnose(text)
+    assert d.failure.class_id is None or not d.failure.class_id.startswith("kernel-jit")
+    assert first_move(text, model_path="/m", enable_mla=True) == "drop enable-mla"
