@@ -559,12 +559,14 @@ def argparse_line(subject: Subject) -> str:
 
 def infer(subject: Subject, flags: Flags, resolved: Mapping[str, object], source: str | None = None) -> list[Move]:
     """Moves read off the failure text and the failing code; all labelled inferred."""
+    from .jsonargs import json_moves
     from .validation import validation_moves  # it builds on this module's helpers
     from .wording import none_compared, wording_moves
 
     moves: list[Move] = []
     message = subject.message or ""
     moves.extend(validation_moves(subject, flags))  # vLLM's pydantic config errors; else none
+    moves.extend(json_moves(subject, flags.candidate.args))  # JSON-valued flags: mend, rekey
     moves.extend(_from_argparse(f"{message}\n{argparse_line(subject)}", flags))
     moves.extend(_from_message(message, flags))
     moves.extend(wording_moves(message, flags))

@@ -22,7 +22,9 @@ def proposals(args: dict[str, object], exception: str, message: str) -> list[Can
     candidate = Candidate.build({"model-path": "/m", **args})
     subject = Subject(exception, message, None)
     failure = Failure(gate=Gate.PREFLIGHT, class_id=None, fingerprint="f", exception=exception, message=message)
-    return [apply(candidate, p.move) for p in propose(candidate, Diagnosis(failure, subject), BARE, pinned=("model-path",))]
+    return [
+        apply(candidate, p.move) for p in propose(candidate, Diagnosis(failure, subject), BARE, pinned=("model-path",))
+    ]
 
 
 def first_value(args: dict[str, object], exception: str, message: str, flag: str) -> object:
@@ -35,7 +37,10 @@ def first_value(args: dict[str, object], exception: str, message: str, flag: str
 @pytest.mark.parametrize(
     ("given", "meant"),
     [
-        ("{rope_theta: 1000000, 'max_position_embeddings': 65536}", {"rope_theta": 1000000, "max_position_embeddings": 65536}),
+        (
+            "{rope_theta: 1000000, 'max_position_embeddings': 65536}",
+            {"rope_theta": 1000000, "max_position_embeddings": 65536},
+        ),
         ("{'enable_thinking': False}", {"enable_thinking": False}),
         ("max_bs=64,backend=full", {"max_bs": 64, "backend": "full"}),
         ('{"a": 1, "b": [1, 2,],}', {"a": 1, "b": [1, 2]}),

@@ -1,0 +1,190 @@
+"""Moves for flags that take a JSON value (``--cuda-graph-config``, ``--json-model-override-
+args``, ``--preferred-sampling-params`` …), read as an operator fixes them. Pure.
+
+* A value that is no JSON (bare keys, single quotes, Python's True/None, trailing commas,
+  ``k=v,k2=v2``) is written as the JSON it evidently meant: the parse error names no flag,
+  so the flag is the one whose value does not parse and can be mended.
+* A key the check does not know (``unknown phase 'max_bs', expected one of ('decode',
+  'prefill')``) is renamed to the nearest key the message lists, else the object is placed
+  under the section it lists (first listed first); a key no list names is dropped. Every
+  other key the user wrote is kept.
+
+The whole value is set in one edit, so nested keys are handled like top-level ones.
+"""
+
+from __future__ import annotations
+
+import ast
+import difflib
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from .classify import Subject
+from .model import Edit, EditOp, Move, json_text
+
+# A JSON parse failure, as json raises it or as a check reports it.
+_MALFORMED = re.compile(
+    r"JSONDecodeError|Expecting (?:value|property name|',' delimiter|':' delimiter)|must be (?:a )?(?:valid )?JSON"
+    r"|is not (?:valid|parseable) JSON|not parseable|Invalid JSON|Extra data: line",
+)
+# A key refused by name: "unknown phase 'max_bs'", "unexpected key \"x\"", "Unknown field: 'y'".
+_UNKNOWN_KEY = re.compile(
+    r"(?i)\b(?:unknown|unexpected|unsupported|unrecognized|invalid|not an? (?:valid|allowed))"
+    r"(?:\s+[\w-]+){0,2}?\s*[:=]?\s*['\"`](?P<key>[^'\"`\n]{1,80})['\"`]"
+)
+# The names a message allows after it: "expected one of ('decode', 'prefill')".
+_ALLOWED = re.compile(
+    r"(?i)(?:expected one of|must be one of|one of|valid (?:keys|names|options|fields) are"
+    r"|allowed(?: keys)?:?|choose from)"
+    r"\s*[:(\[{]?\s*(?P<names>(?:['\"`][^'\"`\n]{1,60}['\"`]\s*,?\s*(?:or\s+)?){1,20})"
+)
+_QUOTED = re.compile(r"['\"`]([^'\"`\n]{1,60})['\"`]")
+# Words in a flag's name that say its value is a structure.
+_STRUCTURED = re.compile(r"(?:^|-)(?:config|args|params|kwargs|overrides?|extra)(?:-|$)")
+_BARE_KEY = re.compile(r"([{,]\s*)([A-Za-z_][\w.-]*)\s*:")
+_TRAILING_COMMA = re.compile(r",\s*([}\]])")
+_PAIRS = re.compile(r"^\s*[A-Za-z_][\w.-]*\s*=[^=]*(?:,\s*[A-Za-z_][\w.-]*\s*=[^=]*)*$")
+MIN_KEY_SIMILARITY = 0.6
+
+
+def json_moves(subject: Subject, candidate_args: tuple[tuple[str, Any], ...]) -> list[Move]:
+    """Moves on the JSON-valued flags of ``candidate_args`` that ``subject`` refuses."""
+    message = subject.message or ""
+    text = f"{subject.exception}: {message}"
+    moves: list[Move] = []
+    if _MALFORMED.search(text):
+        moves.extend(_mended(message, candidate_args))
+    refused = _UNKNOWN_KEY.search(message)
+    if refused is not None:
+        moves.extend(_rekeyed(refused.group("key"), _allowed(message, refused.end()), message, candidate_args))
+    return moves
+
+
+# --- a value that is no JSON -----------------------------------------------------------------
+
+
+def mend(value: str) -> Any | None:
+    """The JSON object or list ``value`` meant (None: already JSON, or not mendable)."""
+    text = value.strip()
+    try:
+        json.loads(text)
+        return None
+    except ValueError:
+        pass
+    if _PAIRS.match(text) and "{" not in text:
+        return {k.strip(): _scalar(v.strip()) for k, v in (p.split("=", 1) for p in text.split(","))}
+    if not text.startswith(("{", "[")):
+        return None
+    quoted = _TRAILING_COMMA.sub(r"\1", _BARE_KEY.sub(r'\1"\2":', text))
+    for attempt in (quoted, quoted.replace("'", '"')):
+        try:
+            data = json.loads(attempt)
+        except ValueError:
+            continue
+        return data if isinstance(data, dict | list) else None
+    pythonic = re.sub(r"\btrue\b", "True", re.sub(r"\bfalse\b", "False", re.sub(r"\bnull\b", "None", quoted)))
+    try:
+        data = ast.literal_eval(pythonic)
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return None
+    try:
+        json.dumps(data)
+    except (TypeError, ValueError):
+        return None
+    return data if isinstance(data, dict | list) else None
+
+
+def _scalar(text: str) -> Any:
+    """A ``k=v`` value as JSON would hold it: a number, a bool, else the text."""
+    lowered = text.lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    try:
+        number = float(text)
+    except ValueError:
+        return text.strip("'\"")
+    return int(number) if number.is_integer() and "." not in text else number
+
+
+def _mended(message: str, args: tuple[tuple[str, Any], ...]) -> Iterator[Move]:
+    named = [name for name, _ in args if f"--{name}" in message]
+    for name, value in args:
+        if not isinstance(value, str) or (named and name not in named):
+            continue
+        if not named and not (value.lstrip().startswith(("{", "[")) or _STRUCTURED.search(name)):
+            continue
+        meant = mend(value)
+        if meant is not None:
+            yield _set(name, json.dumps(meant, ensure_ascii=False))
+
+
+# --- a key the check does not know -----------------------------------------------------------
+
+
+def _allowed(message: str, after: int) -> list[str]:
+    found = _ALLOWED.search(message, after)
+    return _QUOTED.findall(found.group("names")) if found is not None else []
+
+
+def _rekeyed(key: str, allowed: list[str], message: str, args: tuple[tuple[str, Any], ...]) -> Iterator[Move]:
+    named = [name for name, _ in args if f"--{name}" in message]
+    for name, value in args:
+        data = _object(value)
+        if data is None or (named and name not in named):
+            continue
+        path = _path_of(data, key)
+        if path is None:
+            continue
+        near = difflib.get_close_matches(key, allowed, n=1, cutoff=MIN_KEY_SIMILARITY) if allowed else []
+        if near:
+            yield _set(name, json_text(_renamed(data, path, near[0])))
+        elif allowed and len(path) == 1:
+            for section in allowed[:2]:  # the settings belong in a section the check lists
+                yield _set(name, json_text({section: data}))
+        if not near:
+            rest = _without(data, path)
+            yield (
+                Move((Edit(EditOp.DROP, name),), inferred=True, origin="json")
+                if not rest
+                else _set(name, json_text(rest))
+            )
+
+
+def _object(value: Any) -> dict[str, Any] | None:
+    if not isinstance(value, str):
+        return None
+    try:
+        data = json.loads(value)
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _path_of(data: dict[str, Any], key: str) -> tuple[str, ...] | None:
+    """Where ``key`` is: at the top, else one level down (the first section holding it)."""
+    if key in data:
+        return (key,)
+    for section, inner in data.items():
+        if isinstance(inner, dict) and key in inner:
+            return (section, key)
+    return None
+
+
+def _renamed(data: dict[str, Any], path: tuple[str, ...], new: str) -> dict[str, Any]:
+    if len(path) == 1:
+        out = {k: v for k, v in data.items() if k != path[0]}
+        out[new] = data[path[0]]
+        return out
+    return {**data, path[0]: _renamed(data[path[0]], path[1:], new)}
+
+
+def _without(data: dict[str, Any], path: tuple[str, ...]) -> dict[str, Any]:
+    if len(path) == 1:
+        return {k: v for k, v in data.items() if k != path[0]}
+    return {**data, path[0]: _without(data[path[0]], path[1:])}
+
+
+def _set(flag: str, value: str) -> Move:
+    return Move((Edit(EditOp.SET, flag, value),), inferred=True, origin="json")
