@@ -261,3 +261,37 @@ def test_argparses_error_line_is_no_compiler_error() -> None:
     d = diagnose(text)
     assert d.failure.class_id is None or not d.failure.class_id.startswith("kernel-jit")
     assert first_move(text, model_path="/m", enable_mla=True) == "drop enable-mla"
+
+
+# --- inference alone (no class), written before the change ------------------------------------
+
+BARE = CATALOG.without_classes()
+
+
+def bare_first(text: str, **args: object) -> str:
+    candidate = Candidate(())
+    for flag, value in args.items():
+        candidate = candidate.with_arg(flag.replace("_", "-"), "true" if value is True else str(value))
+    proposals = propose(candidate, classify(parse_text(text), BARE, Gate.START), BARE)
+    return proposals[0].move.label() if proposals else "-"
+
+
+def test_a_fraction_asked_to_grow_stays_a_fraction() -> None:
+    """'increase --mem-fraction-static' from 0.84: a larger fraction below 1, not 1.68."""
+    text = "RuntimeError: Not enough memory. Please try to increase --mem-fraction-static.\n"
+    move = bare_first(text, mem_fraction_static=0.84)
+    value = float(move.rsplit(" ", 1)[-1].split("=")[-1])
+    assert 0.84 < value < 1
+
+
+def test_a_fraction_asked_to_shrink_shrinks_by_a_step() -> None:
+    text = "RuntimeError: Please use a smaller --mem-fraction-static for this model.\n"
+    move = bare_first(text, mem_fraction_static=0.9)
+    value = float(move.rsplit(" ", 1)[-1].split("=")[-1])
+    assert 0.7 <= value < 0.9
+
+
+def test_a_timeout_that_fired_and_names_its_field_is_raised() -> None:
+    """'Watchdog timeout (self.watchdog_timeout=300)' with no class: the timeout it names grows."""
+    text = "[2025-03-09 00:57:15 TP4] Watchdog timeout (self.watchdog_timeout=300)\n"
+    assert bare_first(text, tp=8) == "set watchdog-timeout=1200"
