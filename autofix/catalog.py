@@ -43,6 +43,7 @@ FILE_KEYS = (
     "intent",
     "primary",
     "gpu_counts",
+    "components",
     "classes",
 )
 VALUE_KEYS = ("from", "add", "mul", "min", "max", "default", "match", "round", "round_up_to", "divisor_of", "replace")
@@ -116,6 +117,16 @@ class FailureClass:
 
 
 @dataclass(frozen=True)
+class Component:
+    """A part of the server a flag can switch off, found by the files of its frames (CUDA
+    graph capture, torch.compile …): a failure inside it suggests its moves (inferred)."""
+
+    id: str
+    where: re.Pattern[str]  # searched in a frame's file path
+    moves: tuple[MoveSpec, ...]
+
+
+@dataclass(frozen=True)
 class FlagInfo:
     """What the target's own parser says about a flag (from strategies/<target>.flags.json)."""
 
@@ -182,6 +193,9 @@ class Catalog:
     # or drops one the user set, where the message does not name it, ranks after the moves
     # that keep them.
     primary: frozenset[str] = frozenset()
+    # Parts of the server a flag switches off, by the files their frames run in: a failure
+    # no class names is read by where it happened (inference, kept when classes are removed).
+    components: tuple[Component, ...] = ()
     # Where ``flags`` came from: the static table's version, or the host's parser.
     flags_from: str = ""
 
@@ -346,6 +360,7 @@ def parse_catalog(texts: Mapping[str, str], flag_texts: Mapping[str, str] | None
     intent: dict[str, tuple[str, ...]] = {}
     gpu_counts: set[str] = set()
     primary: set[str] = set()
+    components: list[Component] = []
     env_domains: dict[str, re.Pattern[str]] = {}
     for name, text in (flag_texts or {}).items():
         more_flags, more_aliases = parse_flags(name, text)
@@ -385,6 +400,7 @@ def parse_catalog(texts: Mapping[str, str], flag_texts: Mapping[str, str] | None
             intent[str(flag)] = tuple(str(s) for s in serves)
         gpu_counts |= _flag_list(data, "gpu_counts", name)
         primary |= _flag_list(data, "primary", name)
+        components.extend(_parse_component(raw, name, i) for i, raw in enumerate(data.get("components") or []))
         for flag, values in (data.get("domains") or {}).items():
             if not (_FLAG.match(str(flag)) or _FLAG_KEY.match(str(flag))) or not isinstance(values, list) or not values:
                 raise CatalogError(f"{name}: domains.{flag}: must map a flag to a non-empty list")
@@ -408,7 +424,21 @@ def parse_catalog(texts: Mapping[str, str], flag_texts: Mapping[str, str] | None
         intent=intent,
         gpu_counts=frozenset(gpu_counts),
         primary=frozenset(primary),
+        components=tuple(components),
     )
+
+
+def _parse_component(raw: Any, name: str, index: int) -> Component:
+    where = f"components[{index}]"
+    if not isinstance(raw, Mapping) or not isinstance(raw.get("id"), str) or not _ID.match(raw["id"]):
+        raise CatalogError(f"{name}: {where}: a component needs an id ([a-z0-9-]+), where and moves")
+    _unknown(raw, ("id", "where", "moves", "note"), name, f"{where}.")
+    pattern = _regex(raw, "where", name, f"{where}")
+    moves = raw.get("moves")
+    if pattern is None or not isinstance(moves, list) or not moves:
+        raise CatalogError(f"{name}: {where}: where (a regex on frame files) and moves (a list) are required")
+    specs = tuple(_parse_move(m, name, f"{where}.moves[{i}]", set()) for i, m in enumerate(moves))
+    return Component(raw["id"], pattern, specs)
 
 
 def _flag_list(data: Mapping[str, Any], key: str, name: str) -> set[str]:

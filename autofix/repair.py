@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .catalog import Catalog, EditSpec, MoveSpec, ValueSpec
+from .catalog import Catalog, Component, EditSpec, MoveSpec, ValueSpec
 from .classify import Diagnosis, Subject
 from .model import ArgValue, Candidate, Edit, EditOp, KeyValue, Move, json_object, normalize_value
 from .renames import refused_flags, rename_move
@@ -579,9 +579,36 @@ def infer(subject: Subject, flags: Flags, resolved: Mapping[str, object], source
         moves.extend(from_file)
     elif subject.frame is not None and subject.frame.source:
         moves.extend(_from_source(subject.frame.source, flags))
+    moves.extend(component_moves(subject, flags, resolved))
     moves.extend(_named_in_message(message, flags))
     moves.extend(_required_value(message, flags))
     return [m for m in moves if not any(flags.is_host_fact(e.target) for e in m.edits if not e.op.on_env)]
+
+
+MAX_COMPONENTS = 3  # the innermost few components a traceback passes through
+
+
+def component_moves(subject: Subject, flags: Flags, resolved: Mapping[str, object]) -> list[Move]:
+    """Moves of the parts of the server the failing traceback ran in, innermost first
+    (catalogue ``components``): what an operator switches off after reading where it died."""
+    tb = subject.traceback
+    if tb is None or not flags.catalog.components:
+        return []
+    found: list[Component] = []
+    for frame in reversed(tb.frames):
+        path = frame.file.replace("\\", "/")
+        for component in flags.catalog.components:
+            if component not in found and component.where.search(path):
+                found.append(component)
+        if len(found) >= MAX_COMPONENTS:
+            break
+    out: list[Move] = []
+    for component in found:
+        for spec in component.moves:
+            move = realize(spec, flags, resolved, {}, origin=f"component:{component.id}")
+            if move is not None:
+                out.append(Move(move.edits, inferred=True, origin=move.origin))
+    return out
 
 
 def _inferred(edits: Sequence[Edit], origin: str) -> Move:
@@ -793,15 +820,46 @@ def _from_message(message: str, flags: Flags) -> list[Move]:
         if found.group("least"):
             add([Edit(EditOp.SET, flags.target(flag), found.group("least"))])
         else:
-            factor = 0.5 if smaller else 2.0
-            add([Edit(EditOp.SCALE, flags.target(flag), _tidy(round(current * factor, 3)))])
+            add([Edit(EditOp.SCALE, flags.target(flag), _scaled(flag, current, smaller))])
         directed.add(flag)
+    out.extend(_inferred([e], "timeout") for e in _timeouts_that_fired(message, flags))
     # A value the user set, named in prose where the message says what is not supported
     # ("not supported with Flex Attention backend", attention-backend: flex_attention).
     for name, value in flags.candidate.args:
         named_flag = f"--{name}" in message or field_name(name) in message
         if isinstance(value, str) and not named_flag and _mentioned(value, message) and not flags.is_host_fact(name):
             add([Edit(EditOp.DROP, name)], "value")
+    return out
+
+
+# A fraction (of GPU memory …) moves by a tenth and stays below 1; other sizes halve or double.
+MAX_FRACTION = 0.95
+
+
+def _scaled(flag: str, current: float, smaller: bool) -> float:
+    if "fraction" in flag and 0 < current <= 1:
+        return _tidy(round(current * 0.9, 3)) if smaller else _tidy(round(min(MAX_FRACTION, current * 1.1), 3))
+    return _tidy(round(current * (0.5 if smaller else 2.0), 3))
+
+
+# (bounded runs around "timeout": an unbounded one would be retried from every letter)
+_FIRED_TIMEOUT = re.compile(r"(?P<field>[a-z][a-z0-9_]{0,60}timeout[a-z0-9_]{0,30})=(?P<value>\d+(?:\.\d+)?)\b")
+TIMEOUT_GROWTH = 4
+
+
+def _timeouts_that_fired(message: str, flags: Flags) -> list[Edit]:
+    """A timeout the failure names by its field and value ("Watchdog timeout
+    (self.watchdog_timeout=300)"): it fired, so it grows (a slow first step, not a hang,
+    is what a longer one lets through)."""
+    if "timeout=" not in message or not re.search(r"(?i)time(?:d)? ?out", message):
+        return []
+    out = []
+    for found in _FIRED_TIMEOUT.finditer(message):
+        flag = flag_name(found.group("field"))
+        if flags.catalog.flag(flag) is None or flags.is_pinned(flag):
+            continue
+        value = float(found.group("value")) * TIMEOUT_GROWTH
+        out.append(Edit(EditOp.SET, flags.target(flag), str(int(value)) if value.is_integer() else str(value)))
     return out
 
 
