@@ -47,7 +47,15 @@ from bench.captures import MODELS, argv_to_args, bench_unit, load_cases, move_in
 
 ROOT = Path(__file__).resolve().parent.parent
 FRESH = ROOT / "bench" / "fresh"
-SETS = ("sglang-0.5.23", "sglang-0.5.23-second", "sglang-0.5.23-third", "sglang-0.5.23-fourth", "users", "spellings")
+SETS = (
+    "sglang-0.5.23",
+    "sglang-0.5.23-second",
+    "sglang-0.5.23-third",
+    "sglang-0.5.23-fourth",
+    "users",
+    "users2",
+    "spellings",
+)
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
 
 
