@@ -54,6 +54,7 @@ SETS = (
     "sglang-0.5.23-fourth",
     "sglang-0.5.23-fifth",
     "users",
+    "users2",
     "spellings",
 )
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
