@@ -240,6 +240,10 @@ MISSES = {
     "sglang-3830": "round 5: a compiler's 'fatal error:' line (gcc/nvcc form) above an include chain (not tuned on)",
     "sglang-17941": "round 5: 'Scheduler watchdog timeout (..., self.soft=False)' between py-spy dumps (not tuned on)",
     "sglang-pr36583": "round 5: a request rejection quoted in a pull request sentence (not tuned on)",
+    "sglang-30354": "round 6: an exception class alone on a line, its message on the next, cut mid-line (not tuned on)",
+    "sglang-pr27811": "round 6: a TP-prefixed failure line between workaround lines, traceback cut (not tuned on)",
+    "dynamo-pr8609": "round 6: an error name in backticks in a pull request's summary bullet (not tuned on)",
+    "sglang-pr23351": "round 6: a TP-prefixed failure line with a 'Root cause' line, traceback cut (not tuned on)",
 }
 
 
