@@ -237,6 +237,10 @@ FAMILIES, REAL = load()
 MISSES = {
     "sglang-1522": "dev: prose naming three errors; the first quoted is not the cause",
     "sglang-3423": "dev: the fault named in prose without its class, the traceback cut above it",
+    "sglang-30354": "round 6: an exception class alone on a line, its message on the next, cut mid-line (not tuned on)",
+    "sglang-pr27811": "round 6: a TP-prefixed failure line between workaround lines, traceback cut (not tuned on)",
+    "dynamo-pr8609": "round 6: an error name in backticks in a pull request's summary bullet (not tuned on)",
+    "sglang-pr23351": "round 6: a TP-prefixed failure line with a 'Root cause' line, traceback cut (not tuned on)",
 }
 
 
@@ -255,7 +259,8 @@ def test_real_log_root_cause(case: object) -> None:
 
 def test_corpus_split_is_the_hash_rule() -> None:
     """Before round 3 the held-out part is whatever the URL hash says (both parts non-empty);
-    round 3's cases are all held out; a case the engine was tuned on is development."""
+    rounds 3, 4, 5 and 6 are each their own frozen split; a case the engine was tuned on is
+    development."""
     from bench.runtime_logs import TUNED_ON
 
     older = [c for c in REAL if c.round < 3 and c.id not in TUNED_ON]
@@ -264,7 +269,9 @@ def test_corpus_split_is_the_hash_rule() -> None:
     assert 0 < len(held) < len(older)
     assert all(c.split == "round3" for c in REAL if c.round == 3 and c.id not in TUNED_ON)
     assert all(c.split == "round4" for c in REAL if c.round == 4 and c.id not in TUNED_ON)
-    assert all(c.split == "round5" for c in REAL if c.round >= 5 and c.id not in TUNED_ON)
+    assert all(c.split == "round5" for c in REAL if c.round == 5 and c.id not in TUNED_ON)
+    assert all(c.split == "round6" for c in REAL if c.round >= 6 and c.id not in TUNED_ON)
+    assert any(c.round == 6 for c in REAL)
     assert all(c.split == "dev" for c in REAL if c.id in TUNED_ON)
 
 
