@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from .classify import Subject
-from .model import Edit, EditOp, Move, json_text
+from .model import Edit, EditOp, Move, json_object, json_text
 
 # A JSON parse failure, as json raises it or as a check reports it.
 _MALFORMED = re.compile(
@@ -131,7 +131,7 @@ def _allowed(message: str, after: int) -> list[str]:
 def _rekeyed(key: str, allowed: list[str], message: str, args: tuple[tuple[str, Any], ...]) -> Iterator[Move]:
     named = [name for name, _ in args if f"--{name}" in message]
     for name, value in args:
-        data = _object(value)
+        data = json_object(value)
         if data is None or (named and name not in named):
             continue
         path = _path_of(data, key)
@@ -150,16 +150,6 @@ def _rekeyed(key: str, allowed: list[str], message: str, args: tuple[tuple[str, 
                 if not rest
                 else _set(name, json_text(rest))
             )
-
-
-def _object(value: Any) -> dict[str, Any] | None:
-    if not isinstance(value, str):
-        return None
-    try:
-        data = json.loads(value)
-    except ValueError:
-        return None
-    return data if isinstance(data, dict) else None
 
 
 def _path_of(data: dict[str, Any], key: str) -> tuple[str, ...] | None:

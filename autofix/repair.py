@@ -236,12 +236,15 @@ def gives_up_primary(base: Candidate, child: Candidate, catalog: Catalog, messag
         # A drafter that goes with the algorithm it serves is judged with that algorithm.
         if any(value(child, served) != value(base, served) for served in catalog.intent.get(flag, ())):
             continue
-        if any(f"--{s}" in message for s in catalog.spellings(flag)) or field_name(flag) in message:
-            continue
-        if _names_word(prose, before):
+        if _message_names(flag, catalog, message) or _names_word(prose, before):
             continue
         return True
     return False
+
+
+def _message_names(flag: str, catalog: Catalog, message: str) -> bool:
+    """The message names the flag: any spelling as ``--x``, or its field ``x_y``."""
+    return any(f"--{s}" in message for s in catalog.spellings(flag)) or field_name(flag) in message
 
 
 _FLAG_TOKEN = re.compile(r"--[a-z0-9][a-z0-9-]*")
@@ -458,11 +461,8 @@ def _edits_unnamed_primary(move: Move, catalog: Catalog, message: str) -> bool:
         if edit.op.on_env or edit.op is EditOp.RENAME:
             continue
         flag = catalog.canonical(edit.target)
-        if flag not in catalog.primary:
-            continue
-        if any(f"--{s}" in message for s in catalog.spellings(flag)) or field_name(flag) in message:
-            continue
-        return True
+        if flag in catalog.primary and not _message_names(flag, catalog, message):
+            return True
     return False
 
 
