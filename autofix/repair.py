@@ -455,12 +455,16 @@ def _pasted_candidate(command: str) -> Candidate | None:
 
 
 def _edits_unnamed_primary(move: Move, catalog: Catalog, message: str) -> bool:
-    """Offline twin of :func:`gives_up_primary`: the move edits a primary flag that the
-    message names neither by flag nor by field."""
+    """Offline twin of :func:`gives_up_primary`: the move drops a primary flag that the
+    message names neither by flag nor by field. (A set may add the flag as well as change
+    it: with no argv to tell, only a drop surely gives a choice up.)"""
+    edited = {catalog.canonical(e.target) for e in move.edits if not e.op.on_env}
     for edit in move.edits:
-        if edit.op.on_env or edit.op is EditOp.RENAME:
+        if edit.op is not EditOp.DROP:
             continue
         flag = catalog.canonical(edit.target)
+        if any(served in edited for served in catalog.intent.get(flag, ())):
+            continue  # a drafter that goes with the algorithm it serves
         if flag in catalog.primary and not _message_names(flag, catalog, message):
             return True
     return False
