@@ -109,7 +109,7 @@ def _scalar(text: str) -> Any:
 
 
 def _mended(message: str, args: tuple[tuple[str, Any], ...]) -> Iterator[Move]:
-    named = [name for name, _ in args if f"--{name}" in message]
+    named = _named(args, message)
     for name, value in args:
         if not isinstance(value, str) or (named and name not in named):
             continue
@@ -129,7 +129,7 @@ def _allowed(message: str, after: int) -> list[str]:
 
 
 def _rekeyed(key: str, allowed: list[str], message: str, args: tuple[tuple[str, Any], ...]) -> Iterator[Move]:
-    named = [name for name, _ in args if f"--{name}" in message]
+    named = _named(args, message)
     for name, value in args:
         data = json_object(value)
         if data is None or (named and name not in named):
@@ -174,6 +174,11 @@ def _without(data: dict[str, Any], path: tuple[str, ...]) -> dict[str, Any]:
     if len(path) == 1:
         return {k: v for k, v in data.items() if k != path[0]}
     return {**data, path[0]: _without(data[path[0]], path[1:])}
+
+
+def _named(args: tuple[tuple[str, Any], ...], message: str) -> list[str]:
+    """The candidate's flags the message names (``--x``): when it names any, the move is on them."""
+    return [name for name, _ in args if f"--{name}" in message]
 
 
 def _set(flag: str, value: str) -> Move:

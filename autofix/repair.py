@@ -204,12 +204,17 @@ def _tier(move: Move, base: Candidate, child: Candidate, catalog: Catalog, messa
     return 3 if more_gpus(base, child, catalog.gpu_count_spellings()) else 1
 
 
+def value_of(candidate: Candidate, flag: str, catalog: Catalog) -> ArgValue | None:
+    """The candidate's value of ``flag`` under whichever of its spellings it uses."""
+    return next((candidate.arg(s) for s in catalog.spellings(flag) if candidate.has(s)), None)
+
+
 def orphans(base: Candidate, child: Candidate, catalog: Catalog, message: str = "") -> bool:
     """Whether ``child`` leaves off an intent flag of ``base`` while what it serves stays
     as the user set it (for ``[]``: at all), and the failure's message did not ask for it."""
 
     def value(c: Candidate, flag: str) -> ArgValue | None:
-        return next((c.arg(s) for s in catalog.spellings(flag) if c.has(s)), None)
+        return value_of(c, flag, catalog)
 
     for flag, serves in catalog.intent.items():
         if value(base, flag) is None or value(child, flag) is not None or f"--{flag}" in message:
@@ -227,7 +232,7 @@ def gives_up_primary(base: Candidate, child: Candidate, catalog: Catalog, messag
     prose = _FLAG_TOKEN.sub(" ", message)
 
     def value(c: Candidate, flag: str) -> ArgValue | None:
-        return next((c.arg(s) for s in catalog.spellings(flag) if c.has(s)), None)
+        return value_of(c, flag, catalog)
 
     for flag in catalog.primary:
         before = value(base, flag)

@@ -667,11 +667,12 @@ class JournalParser:
             self._cut_lines += 1
         if self._command_open:  # line mode: the command goes on after a trailing backslash
             self._command_lines += 1
-            self._command_open = line.rstrip().endswith("\\") and self._command_lines < MAX_COMMAND_LINES
-            self._command = f"{self._command} {line[:MAX_LINE].strip().strip('`').rstrip(chr(92)).strip()}".strip()
+            part, goes_on = _command_part(line[:MAX_LINE])
+            self._command = f"{self._command} {part}".strip()
+            self._command_open = goes_on and self._command_lines < MAX_COMMAND_LINES
         elif not self._command and any(n in line for n in _COMMAND_NEEDLES):
             self._command = launch_command(line[:MAX_LINE])
-            self._command_open = bool(self._command) and line.rstrip().endswith("\\")
+            self._command_open = bool(self._command) and _command_part(line)[1]
             self._command_lines = 1
         if self._quoting and line[:1] != "{":
             self._names(line[:MAX_LINE], 0, len(line))  # quoted exceptions, as block mode finds them
@@ -1210,15 +1211,24 @@ def launch_command(line: str, following: Iterable[str] = ()) -> str:
     start = found.start()
     while start > 0 and line[start - 1] in _PATH_CHARS:  # the interpreter's path (/venv/bin/)
         start -= 1
-    parts = [line[start:].strip().strip("`")]
+    part, goes_on = _command_part(line[start:])
+    parts = [part]
     rest = iter(following)
-    while parts[-1].endswith("\\") and len(parts) < MAX_COMMAND_LINES:
+    while goes_on and len(parts) < MAX_COMMAND_LINES:
         nxt = next(rest, None)
         if nxt is None:
             break
-        parts[-1] = parts[-1][:-1].rstrip()
-        parts.append(nxt.strip().strip("`"))
-    return " ".join(p for p in parts if p).rstrip("\\").strip()
+        part, goes_on = _command_part(nxt)
+        parts.append(part)
+    return " ".join(p for p in parts if p)
+
+
+def _command_part(line: str) -> tuple[str, bool]:
+    """One line of a pasted command, without backticks and its trailing backslash, and
+    whether the command goes on onto the next line (that backslash)."""
+    text = line.strip().strip("`").rstrip()
+    goes_on = text.endswith("\\")
+    return text.rstrip("\\").strip(), goes_on
 
 
 def _first_command(text: str) -> str:
