@@ -1,0 +1,181 @@
+"""Runtime logs as users paste them, issue 14 round 7: shapes round 6's corpus showed and the
+engine missed (a part of the server reporting "<it> failed with error: ...", the log's own
+workaround line, an exception's name alone at the end of a line with its message below, an
+error code quoted in a sentence, a part of the server named in prose), and moves that follow
+the release the host runs.
+
+Written before the engine learnt them, with other values, flags and wording than the corpus
+logs they generalise (bench/corpus/real-logs); each asserts what an operator reading the log
+would take as the cause, and the first launch change an operator would try.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from autofix.catalog import load_catalog
+from autofix.classify import Diagnosis, classify
+from autofix.model import Candidate, EditOp, Gate
+from autofix.repair import propose
+from autofix.tracebacks import parse_text
+
+CATALOG = load_catalog()
+
+
+def diagnose(text: str) -> Diagnosis:
+    return classify(parse_text(text), CATALOG, Gate.START)
+
+
+def subject_of(text: str) -> str:
+    d = diagnose(text)
+    return f"{d.subject.exception}: {d.subject.message}"
+
+
+def first_move(text: str, **args: object) -> str:
+    candidate = Candidate(())
+    for flag, value in args.items():
+        candidate = candidate.with_arg(flag.replace("_", "-"), "true" if value is True else str(value))
+    proposals = propose(candidate, diagnose(text), CATALOG)
+    return proposals[0].move.label() if proposals else "-"
+
+
+# --- "<part> failed with error: <detail>", the traceback cut below it ----------------------
+
+FAILED_WITH = """\
+```
+[2026-11-02 08:14:51 TP2] Overlap scheduler failed with error: Expected all tensors to be on the same device, but found at least two devices, cuda:2 and cpu!
+The overlap scheduler is on by default.
+To work around this error, add --disable-overlap-schedule to your launch command.
+[2026-11-02 08:14:51 TP0] Scheduler hit an exception: Traceback (most recent call last):
+  File "/opt/sglang/python/sglang/srt/managers/scheduler.py", line 3120, in run_scheduler_process
+    scheduler.event_loop_overlap()
+"""
+
+
+def test_a_part_that_failed_with_error_is_the_root_cause() -> None:
+    """The rank's own failure line says what broke; the cut traceback below says only where."""
+    assert "found at least two devices" in subject_of(FAILED_WITH)
+
+
+def test_the_logs_own_workaround_is_the_first_move() -> None:
+    """SGLang prints the flag that works around what failed: an operator tries it first."""
+    assert first_move(FAILED_WITH) == "set disable-overlap-schedule=True"
+
+
+@pytest.mark.parametrize(
+    ("advice", "wanted"),
+    [
+        ("Please add `--disable-radix-cache` to the server arguments to avoid this.", "set disable-radix-cache=True"),
+        ("As a workaround you can pass --attention-backend triton.", "set attention-backend=triton"),
+        ("Try --mem-fraction-static 0.7 if this persists.", "set mem-fraction-static=0.7"),
+    ],
+)
+def test_advice_in_other_words_is_read(advice: str, wanted: str) -> None:
+    text = (
+        "[2026-11-03 10:00:01 TP0] Decode worker failed with error: invalid configuration argument\n"
+        f"{advice}\n"
+        "[2026-11-03 10:00:01] Received sigquit from a child process. It usually means the child failed.\n"
+    )
+    assert first_move(text) == wanted
+
+
+def test_advice_to_set_what_the_user_already_set_is_no_move() -> None:
+    text = (
+        "[2026-11-03 10:00:01 TP0] Decode worker failed with error: invalid configuration argument\n"
+        "To work around this error, add --disable-radix-cache to your launch command.\n"
+    )
+    assert first_move(text, disable_radix_cache=True) != "set disable-radix-cache=True"
+
+
+# --- an exception named alone at the end of its line, its message on the next ------------
+
+
+@pytest.mark.parametrize(
+    ("text", "wanted"),
+    [
+        (
+            "The final error is:\n\n```text\ntvm.error.InternalError:\n"
+            "Check failed: (buf != nullptr) is false: null buffer for Tensor<3>[dtype=int32, dev\n```\n",
+            "null buffer for Tensor<3>",
+        ),
+        (
+            "It dies right after loading:\n\nRuntimeError:\n    shape '[4, -1, 128]' is invalid for input of size 1000\n",
+            "is invalid for input of size 1000",
+        ),
+    ],
+)
+def test_an_exception_name_alone_takes_its_message_from_the_next_line(text: str, wanted: str) -> None:
+    assert wanted in subject_of(text)
+
+
+def test_a_name_alone_at_the_end_of_prose_is_no_exception() -> None:
+    """'Error:' closing a sentence that introduces something else is prose, not a failure."""
+    text = "Notes on the Error:\nthe server starts fine on two nodes.\n"
+    assert "server starts fine" not in subject_of(text)
+
+
+# --- an error code quoted in a sentence ----------------------------------------------------
+
+
+def test_an_error_code_quoted_in_prose_is_the_root_cause() -> None:
+    text = (
+        "## Summary\n"
+        "- The worker aborts in its first decode step (`CUDA_ERROR_LAUNCH_FAILED` in "
+        "`flashinfer_backend.forward_decode`) when the batch is larger than 512.\n"
+        "- This PR caps the batch.\n"
+    )
+    assert "CUDA_ERROR_LAUNCH_FAILED" in subject_of(text)
+
+
+def test_a_constant_in_prose_without_a_failure_word_is_no_error() -> None:
+    text = "We set `NCCL_IB_DISABLE` and `MAX_JOBS` before building; it works now.\n"
+    assert "NCCL_IB_DISABLE" not in subject_of(text)
+
+
+# --- the part of the server a log names, and moves in the host's release ------------------
+
+
+def test_a_part_named_in_prose_suggests_switching_it_off() -> None:
+    """`piecewise_cuda_graph_runner.capture` named in the sentence: the prefill (piecewise) graph
+    goes off, in the spelling of the host's release (0.5.23's parser: the prefill backend)."""
+    text = (
+        "- The server crashes while capturing (`CUBLAS_STATUS_NOT_SUPPORTED` in "
+        "`piecewise_cuda_graph_runner.capture`) when --max-prefill-tokens is 256.\n"
+    )
+    assert first_move(text) == "set cuda-graph-backend-prefill=disabled"
+
+
+def test_a_failure_inside_the_piecewise_runner_switches_off_that_graph_first() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/usr/lib/python3/site-packages/sglang/srt/model_executor/piecewise_cuda_graph_runner.py", '
+        "line 410, in capture_one_batch_size\n"
+        "    out = self.model_runner.model.forward(input_ids, positions, forward_batch)\n"
+        "RuntimeError: CUDA error: misaligned address\n"
+    )
+    move = first_move(text)
+    assert move == "set cuda-graph-backend-prefill=disabled", move
+
+
+def test_a_move_on_a_flag_the_host_knows_stays_in_its_spelling() -> None:
+    """On a release that still has --disable-piecewise-cuda-graph (0.5.11's parser), the move
+    names that flag."""
+    old = CATALOG.with_parser(_old_parser(), "0.5.11")
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/opt/sglang/srt/model_executor/piecewise_cuda_graph_runner.py", line 88, in warmup\n'
+        "    self.capture()\n"
+        "RuntimeError: CUDA error: misaligned address\n"
+    )
+    proposals = propose(Candidate(()), classify(parse_text(text), old, Gate.START), old)
+    assert proposals[0].move.edits[0].op is EditOp.SET
+    assert proposals[0].move.edits[0].target == "disable-piecewise-cuda-graph"
+
+
+def _old_parser() -> dict[str, dict[str, object]]:
+    """A parser table like 0.5.11's in the part that matters: the piecewise switch exists."""
+    flags = {name: {"kind": info.kind} for name, info in CATALOG.flags.items() if info.kind != "list"}
+    flags.pop("cuda-graph-backend-prefill", None)
+    flags.pop("disable-prefill-cuda-graph", None)
+    flags["disable-piecewise-cuda-graph"] = {"kind": "bool"}
+    return {"flags": flags, "aliases": {}}
