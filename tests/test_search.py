@@ -135,3 +135,30 @@ def test_a_line_that_gets_further_is_followed_first() -> None:
     next_fix = Child(fix_one.candidate.with_arg("d", "1"), move("d", "1"), 0)
     s.tell(fix_one.candidate.key, "failed", [next_fix], class_id="B", failure="fp-b")  # got further
     assert s.ask().candidate == next_fix.candidate  # type: ignore[union-attr]
+
+
+def test_folding_one_size_into_another_asks_for_no_gpus() -> None:
+    """pp 2 at tp 4 folded into tp 8: the same eight GPUs (issue 14 round 7)."""
+    from autofix.search import more_gpus
+
+    counts = [("tp-size", "tp"), ("pp-size",), ("dp-size", "dp"), ("nnodes",)]
+    base = Candidate.build({"tp": 4, "pp-size": 2})
+    assert not more_gpus(base, base.without_arg("pp-size").with_arg("tp", "8"), counts)
+    assert more_gpus(base, base.with_arg("tp", "8"), counts)
+    assert more_gpus(base, base.with_arg("nnodes", "2"), counts)
+
+
+def test_a_move_that_gives_up_what_the_user_asked_for_waits_for_longer_repairs() -> None:
+    """Dropping the speculative algorithm (one edit) comes after folding pp into tp (two
+    edits) when the proposal says the drop gives up a primary choice (issue 14 round 7)."""
+    base = Candidate.build({"tp": 4, "pp-size": 2, "speculative-algorithm": "EAGLE3"})
+    s = Search(base)
+    s.ask()
+    fold = Child(
+        base.without_arg("pp-size").with_arg("tp", "8"),
+        Move((Edit(EditOp.DROP, "pp-size"), Edit(EditOp.SET, "tp", "8")), inferred=True),
+        1,
+    )
+    drop = Child(base.without_arg("speculative-algorithm"), move("speculative-algorithm"), 0, gives_up=True)
+    s.tell(base.key, "failed", [drop, fold])
+    assert [p.candidate for p in iter(s.ask, None)] == [fold.candidate, drop.candidate]
