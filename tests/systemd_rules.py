@@ -162,7 +162,10 @@ _VERSIONISH = re.compile(r"^[0-9A-Za-z.~^+-]*[0-9][0-9A-Za-z.~^+-]*$")
 
 def checkable(value: str) -> bool:
     """Whether ``systemd-analyze condition`` can confirm this exact value."""
-    return bool(value) and value == value.strip(" \t\r\n") and not _VERSIONISH.match(value)
+    # A value that starts like a comparison operator ("=", "<", "!", "$=") is read as part of
+    # the operator by the condition's own parser (systemd 252: "E0==" is an invalid argument).
+    operator_like = value[:1] in ("=", "<", ">", "!", "$")
+    return bool(value) and value == value.strip(" \t\r\n") and not operator_like and not _VERSIONISH.match(value)
 
 
 def systemd_reads(text: str, expected: dict[str, str]) -> bool:
