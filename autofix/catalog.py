@@ -43,6 +43,8 @@ FILE_KEYS = (
     "intent",
     "primary",
     "gpu_counts",
+    "words",
+    "folds",
     "components",
     "classes",
 )
@@ -124,6 +126,9 @@ class Component:
     id: str
     where: re.Pattern[str]  # searched in a frame's file path
     moves: tuple[MoveSpec, ...]
+    # How a log names the part in words or by its module when no frame shows it
+    # ("`piecewise_cuda_graph_runner.warmup_compile`", "Piecewise CUDA Graph failed").
+    named: re.Pattern[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -193,6 +198,12 @@ class Catalog:
     # or drops one the user set, where the message does not name it, ranks after the moves
     # that keep them.
     primary: frozenset[str] = frozenset()
+    # How messages name a flag in prose (--pp-size: "pipeline parallel"; the parser's help
+    # words), lower case: a message that says them names the flag.
+    words: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # A size that can fold into another keeping the GPUs a server takes (pp into tp: both
+    # split one model over GPUs): the move for a message that refuses the first.
+    folds: Mapping[str, str] = field(default_factory=dict)
     # Parts of the server a flag switches off, by the files their frames run in: a failure
     # no class names is read by where it happened (inference, kept when classes are removed).
     components: tuple[Component, ...] = ()
@@ -362,6 +373,8 @@ def parse_catalog(texts: Mapping[str, str], flag_texts: Mapping[str, str] | None
     primary: set[str] = set()
     components: list[Component] = []
     env_domains: dict[str, re.Pattern[str]] = {}
+    words: dict[str, tuple[str, ...]] = {}
+    folds: dict[str, str] = {}
     for name, text in (flag_texts or {}).items():
         more_flags, more_aliases = parse_flags(name, text)
         flags.update(more_flags)
@@ -401,6 +414,18 @@ def parse_catalog(texts: Mapping[str, str], flag_texts: Mapping[str, str] | None
         gpu_counts |= _flag_list(data, "gpu_counts", name)
         primary |= _flag_list(data, "primary", name)
         components.extend(_parse_component(raw, name, i) for i, raw in enumerate(data.get("components") or []))
+        for flag, phrases in (data.get("words") or {}).items():
+            if (
+                not _FLAG.match(str(flag))
+                or not isinstance(phrases, list)
+                or not all(isinstance(p, str) for p in phrases)
+            ):
+                raise CatalogError(f"{name}: words.{flag}: must map a flag to a list of phrases")
+            words[str(flag)] = tuple(p.lower() for p in phrases)
+        for flag, into in (data.get("folds") or {}).items():
+            if not _FLAG.match(str(flag)) or not _FLAG.match(str(into)):
+                raise CatalogError(f"{name}: folds.{flag}: must map a size flag to the size flag it folds into")
+            folds[str(flag)] = str(into)
         for flag, values in (data.get("domains") or {}).items():
             if not (_FLAG.match(str(flag)) or _FLAG_KEY.match(str(flag))) or not isinstance(values, list) or not values:
                 raise CatalogError(f"{name}: domains.{flag}: must map a flag to a non-empty list")
@@ -424,6 +449,8 @@ def parse_catalog(texts: Mapping[str, str], flag_texts: Mapping[str, str] | None
         intent=intent,
         gpu_counts=frozenset(gpu_counts),
         primary=frozenset(primary),
+        words=words,
+        folds=folds,
         components=tuple(components),
     )
 
@@ -432,13 +459,14 @@ def _parse_component(raw: Any, name: str, index: int) -> Component:
     where = f"components[{index}]"
     if not isinstance(raw, Mapping) or not isinstance(raw.get("id"), str) or not _ID.match(raw["id"]):
         raise CatalogError(f"{name}: {where}: a component needs an id ([a-z0-9-]+), where and moves")
-    _unknown(raw, ("id", "where", "moves", "note"), name, f"{where}.")
+    _unknown(raw, ("id", "where", "named", "moves", "note"), name, f"{where}.")
     pattern = _regex(raw, "where", name, f"{where}")
+    named = _regex(raw, "named", name, f"{where}")
     moves = raw.get("moves")
     if pattern is None or not isinstance(moves, list) or not moves:
         raise CatalogError(f"{name}: {where}: where (a regex on frame files) and moves (a list) are required")
     specs = tuple(_parse_move(m, name, f"{where}.moves[{i}]", set()) for i, m in enumerate(moves))
-    return Component(raw["id"], pattern, specs)
+    return Component(raw["id"], pattern, specs, named)
 
 
 def _flag_list(data: Mapping[str, Any], key: str, name: str) -> set[str]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .catalog import Catalog, FailureClass, MatchRule
 from .model import Failure, Frame, Gate
@@ -33,6 +33,8 @@ _SIGNAL_STRENGTH = (
     # A kernel's own assertion comes before the "device-side assert" CUDA error reporting it.
     "device_assert",
     "cuda_error",
+    # A part of the server that says it failed, and with what (its traceback often cut).
+    "part_failed",
     # A watchdog reports that something hung; a CUDA or NCCL error above says what.
     "nccl_timeout",
     "sglang_watchdog",
@@ -69,6 +71,9 @@ class Subject:
     frame: Frame | None
     traceback: Traceback | None = None
     signal: Signal | None = None
+    # Lines of the log around the failure that tell the operator what to change ("To work
+    # around this error, add --disable-piecewise-cuda-graph to your launch command").
+    advice: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -136,6 +141,26 @@ def choose_subject(journal: Journal, package: str = "sglang") -> Subject | None:
     if root is not None:
         return Subject(root.exc_type, root.message, target_frame(root, package), traceback=root)
     return None
+
+
+# Advice: a verb an operator is told to act by, then (within a short clause) a flag.
+_ADVICE = re.compile(
+    r"(?i)\b(?:work ?around|try|please|you (?:can|may|could|should|need to)|consider|to (?:avoid|fix)|add|pass)\b"
+    r"[^\n]{0,80}?[`'\"]?--[a-z]"
+)
+MAX_ADVICE = 6
+
+
+def advice_lines(journal: Journal, subject: Subject) -> tuple[str, ...]:
+    """The log's own advice near the failure: lines the failing process printed before its
+    traceback, and the journal's last lines (a failure line's advice follows it)."""
+    before = subject.traceback.preceding if subject.traceback is not None else ()
+    found: list[str] = []
+    for line in (*before, *journal.tail):
+        text = line[:MATCH_LINE].strip()
+        if text and text not in found and text != subject.message.strip() and _ADVICE.search(text):
+            found.append(text)
+    return tuple(found[-MAX_ADVICE:])
 
 
 def fingerprint(subject: Subject, package: str = "sglang") -> str:
@@ -276,6 +301,7 @@ def classify(
     if subject is None:
         exc, msg = fallback or ("UnknownFailure", "the process failed and left no traceback")
         subject = Subject(exc, msg, None)
+    subject = replace(subject, advice=advice_lines(journal, subject))
     seen = _Seen.of(subject, _evidence_text(journal, subject))
     best: tuple[FailureClass, dict[str, str]] | None = None
     for cls in catalog.classes:

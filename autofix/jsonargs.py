@@ -41,6 +41,11 @@ _ALLOWED = re.compile(
     r"\s*[:(\[{]?\s*(?P<names>(?:['\"`][^'\"`\n]{1,60}['\"`]\s*,?\s*(?:or\s+)?){1,20})"
 )
 _QUOTED = re.compile(r"['\"`]([^'\"`\n]{1,60})['\"`]")
+# Keys a check requires: "does not contain 'lora_name' and 'lora_path' keys", "missing keys: 'a', 'b'".
+_MISSING_KEYS = re.compile(
+    r"(?i)(?:does not contain|doesn't contain|must contain|missing(?: required)?(?: keys?)?:?|requires? (?:the )?keys?)"
+    r"\s+(?P<names>(?:['\"`][\w.-]{1,60}['\"`]\s*(?:,|and|or)?\s*){1,10})"
+)
 # Words in a flag's name that say its value is a structure.
 _STRUCTURED = re.compile(r"(?:^|-)(?:config|args|params|kwargs|overrides?|extra)(?:-|$)")
 _BARE_KEY = re.compile(r"([{,]\s*)([A-Za-z_][\w.-]*)\s*:")
@@ -59,7 +64,47 @@ def json_moves(subject: Subject, candidate_args: tuple[tuple[str, Any], ...]) ->
     refused = _UNKNOWN_KEY.search(message)
     if refused is not None:
         moves.extend(_rekeyed(refused.group("key"), _allowed(message, refused.end()), message, candidate_args))
+    missing = _MISSING_KEYS.search(message)
+    if missing is not None:
+        moves.extend(_given_keys(_QUOTED.findall(missing.group("names")), message, candidate_args))
     return moves
+
+
+# --- keys the check names that the value lacks ---------------------------------------------
+
+
+def _given_keys(required: list[str], message: str, args: tuple[tuple[str, Any], ...]) -> Iterator[Move]:
+    """Each JSON object of a flag (or of a list flag's members) with the keys the check
+    requires: a key of the user's that shares a word with a missing one is renamed to it
+    ("name" -> "lora_name"); nothing else changes."""
+    named = _named(args, message)
+    for name, value in args:
+        if named and name not in named:
+            continue
+        members = value if isinstance(value, tuple) else (value,)
+        objects = [json_object(m) for m in members]
+        if not objects or any(o is None for o in objects):
+            continue
+        fixed = [_with_required(o, required) for o in objects if o is not None]
+        if fixed == objects:
+            continue
+        texts = tuple(json_text(o) for o in fixed)
+        yield Move(
+            (Edit(EditOp.SET, name, texts if isinstance(value, tuple) else texts[0]),), inferred=True, origin="json"
+        )
+
+
+def _with_required(data: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    out = dict(data)
+    for key in required:
+        if key in out:
+            continue
+        words = set(re.split(r"[_.-]", key))
+        spare = [k for k in out if k not in required and words & set(re.split(r"[_.-]", k))]
+        if spare:
+            best = max(spare, key=lambda k: difflib.SequenceMatcher(None, k, key).ratio())
+            out = {key if k == best else k: v for k, v in out.items()}
+    return out
 
 
 # --- a value that is no JSON -----------------------------------------------------------------

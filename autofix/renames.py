@@ -131,18 +131,53 @@ def _resolve(name: str, catalog: Catalog, depth: int = 0) -> tuple[tuple[tuple[s
     return None
 
 
+def in_host_release(move: Move, candidate: Candidate, catalog: Catalog) -> Move | None:
+    """``move`` with each flag it sets that the host's parser does not have (a flag of an
+    older or newer release) spelled as its replacement in the host's release, from the
+    flag history; None when the host has nothing for one of them. A flag the candidate
+    itself carries is the rename's business, not this."""
+    if not catalog.flags or all(_in_host(e, candidate, catalog) for e in move.edits):
+        return move
+    edits: list[Edit] = []
+    for edit in move.edits:
+        if _in_host(edit, candidate, catalog):
+            edits.append(edit)
+            continue
+        found = _resolve(normal_form(edit.target), catalog)
+        if found is None or not found[0] or not found[1].startswith("renamed"):
+            return None
+        for flag, value in found[0]:
+            given = edit.value if value is None or str(value).startswith(_FROM) else value
+            edits.append(Edit(EditOp.SET, flag, given))
+    return Move(tuple(edits), inferred=move.inferred, origin=move.origin)
+
+
+def _in_host(edit: Edit, candidate: Candidate, catalog: Catalog) -> bool:
+    return edit.op is not EditOp.SET or catalog.knows(edit.target) or candidate.has(edit.target)
+
+
 # A value read from another flag of the candidate when the move is made concrete.
 _FROM = "\x00from:"
 
 
+# Choices that switch a feature off, whatever a parser calls them.
+OFF_WORDS = frozenset({"none", "null", "off", "disable", "disabled", "false", "no", "0", ""})
+
+
 def _valid_choice(flag: str, value: str, catalog: Catalog) -> str:
-    """The value, or the parser's nearest choice when the history's text misspelt it."""
+    """The value, or the parser's nearest choice when the history's text misspelt it; a
+    value the host's parser no longer offers (a later release removed it) is the first
+    choice that keeps the feature as the value had it, on or off."""
     info = catalog.flag(flag)
     choices = [str(c) for c in (info.choices if info else ())]
     if not choices or value in choices:
         return value
     close = difflib.get_close_matches(value, choices, n=1, cutoff=0.6)
-    return close[0] if close else value
+    if close:
+        return close[0]
+    off = value.lower() in OFF_WORDS
+    same = [c for c in choices if (c.lower() in OFF_WORDS) == off]
+    return same[0] if same else value
 
 
 def rename_edits(

@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from .catalog import Catalog, Component, EditSpec, MoveSpec, ValueSpec
-from .classify import Diagnosis, Subject
+from .classify import MATCH_LINE, Diagnosis, Subject
 from .model import ArgValue, Candidate, Edit, EditOp, KeyValue, Move, json_object, normalize_value
-from .renames import refused_flags, rename_move
+from .renames import OFF_WORDS, in_host_release, refused_flags, rename_move
 from .search import more_gpus
 from .source import PRODUCT, Conjunction, FieldRef, alternatives, failing_site
 
@@ -32,6 +32,9 @@ class Proposal:
     move: Move
     child: Candidate
     rank: int
+    # The move orphans or gives up a primary choice the message does not name: the search
+    # costs it more than any move that keeps them (not only ranks it after its siblings).
+    gives_up: bool = False
 
 
 class Flags:
@@ -158,7 +161,8 @@ def propose(
     """
     flags = Flags(candidate, catalog, pinned)
     resolved = resolved or {}
-    moves: list[Move] = []
+    # The log's own advice for this failure first: it knows its server.
+    moves: list[Move] = advice_moves(diagnosis.subject.advice, flags)
     cls = diagnosis.failure_class
     if cls is not None:
         for spec in cls.moves:
@@ -171,7 +175,12 @@ def propose(
 
     children: list[tuple[int, Move, Candidate]] = []
     seen: set[str] = {candidate.key}
-    for move in ([renamed] if renamed else []) + moves:
+    for found in ([renamed] if renamed else []) + moves:
+        # A move written for another release's flags (a class's, the log's own advice) is
+        # made in the host's; one the host has nothing for is no move.
+        move = in_host_release(found, candidate, catalog)
+        if move is None:
+            continue
         # A rename keeps the user's value under the parser's name: never a pinned-flag edit.
         if any(e.op is not EditOp.RENAME and not e.op.on_env and flags.is_pinned(e.target, e.key) for e in move.edits):
             continue
@@ -183,7 +192,7 @@ def propose(
     # Renames first (nothing else is read until the parser takes the argv), a move that
     # orphans what the user asked for last; otherwise in the order found.
     children.sort(key=lambda t: t[0])
-    return [Proposal(move, child, i) for i, (_, move, child) in enumerate(children)]
+    return [Proposal(move, child, i, tier == GIVES_UP_TIER) for i, (tier, move, child) in enumerate(children)]
 
 
 def _parser_refused(subject: Subject) -> bool:
@@ -194,11 +203,14 @@ def _parser_refused(subject: Subject) -> bool:
     )
 
 
+GIVES_UP_TIER = 2
+
+
 def _tier(move: Move, base: Candidate, child: Candidate, catalog: Catalog, message: str) -> int:
     if any(e.op is EditOp.RENAME for e in move.edits):
         return 0
     if orphans(base, child, catalog, message) or gives_up_primary(base, child, catalog, message):
-        return 2
+        return GIVES_UP_TIER
     # A move that asks the operator for hardware (a larger tp, pp, dp, node count) comes
     # after every move that fits the host.
     return 3 if more_gpus(base, child, catalog.gpu_count_spellings()) else 1
@@ -243,13 +255,20 @@ def gives_up_primary(base: Candidate, child: Candidate, catalog: Catalog, messag
             continue
         if _message_names(flag, catalog, message) or _names_word(prose, before):
             continue
+        # The size a named one folds into (pp into tp) takes its GPUs: no choice given up.
+        if any(into == flag and _message_names(size, catalog, message) for size, into in catalog.folds.items()):
+            continue
         return True
     return False
 
 
 def _message_names(flag: str, catalog: Catalog, message: str) -> bool:
-    """The message names the flag: any spelling as ``--x``, or its field ``x_y``."""
-    return any(f"--{s}" in message for s in catalog.spellings(flag)) or field_name(flag) in message
+    """The message names the flag: any spelling as ``--x``, its field ``x_y``, or the words
+    the catalogue says name it in prose ("Pipeline parallelism ...": pp-size)."""
+    if any(f"--{s}" in message for s in catalog.spellings(flag)) or field_name(flag) in message:
+        return True
+    phrases = catalog.words.get(catalog.canonical(flag), ())
+    return bool(phrases) and any(p in message.lower() for p in phrases)
 
 
 _FLAG_TOKEN = re.compile(r"--[a-z0-9][a-z0-9-]*")
@@ -420,7 +439,8 @@ def offline_moves(diagnosis: Diagnosis, catalog: Catalog, source: str | None = N
         proposed = [p.move for p in propose(known, diagnosis, catalog, source=source)]
         if proposed:
             return proposed
-    flags = Flags(Candidate(()), catalog, assume_present=True)
+    shown = {f: v for f, v in shown_values(_offline_text(diagnosis.subject)).items() if catalog.knows(f)}
+    flags = Flags(_built(shown), catalog, assume_present=True)
     moves: list[Move] = []
     if _parser_refused(diagnosis.subject):
         # The flags argparse refused, as typed: renamed as the search would rename them.
@@ -442,6 +462,46 @@ def offline_moves(diagnosis: Diagnosis, catalog: Catalog, source: str | None = N
     # after the rest (any such flag is assumed set, as every flag named is).
     message = diagnosis.subject.message or ""
     return sorted(unique.values(), key=lambda m: _edits_unnamed_primary(m, catalog, message))
+
+
+# Values a message shows for a flag: argparse's refused value, a check's "got v", "field=v".
+_ARGPARSE_VALUE = re.compile(r"argument --(?P<flag>[a-z0-9][a-z0-9-]*)(?:/[^:]*)?: [^\n]*?value: '(?P<value>[^'\n]*)'")
+_GOT_VALUE = re.compile(
+    r"--(?P<flag>[a-z0-9][a-z0-9-]*)[^\n,;]{0,80}?,? got (?P<value>\[[^\]\n]*\]|'[^'\n]*'|\"[^\"\n]*\"|[^\s,;]+)"
+)
+_FIELD_VALUE = re.compile(
+    r"(?<![\w.])(?:self\.|server_args\.)?(?P<field>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)=(?P<value>'[^'\n]*'|-?\d+(?:\.\d+)?\b|[A-Za-z_][\w.-]*)"
+)
+
+
+def shown_values(message: str) -> dict[str, ArgValue]:
+    """Flag values a failure message shows (``argument --x: invalid int value: '2.0'``,
+    ``--x must be non-negative, got [1, -1]``, ``page_size=64``), by flag name."""
+    out: dict[str, ArgValue] = {}
+    for found in _ARGPARSE_VALUE.finditer(message):
+        out.setdefault(found.group("flag"), found.group("value"))
+    for found in _GOT_VALUE.finditer(message):
+        out.setdefault(found.group("flag"), _shown(found.group("value").rstrip(".")))
+    for found in _FIELD_VALUE.finditer(message):
+        out.setdefault(flag_name(found.group("field")), _shown(found.group("value")))
+    return out
+
+
+def _shown(text: str) -> ArgValue:
+    if text.startswith("[") and text.endswith("]"):
+        return tuple(p.strip().strip("'\"") for p in text[1:-1].split(",") if p.strip())
+    return text.strip("'\"")
+
+
+def _offline_text(subject: Subject) -> str:
+    return f"{subject.message or ''}\n{argparse_line(subject)}"
+
+
+def _built(values: Mapping[str, ArgValue]) -> Candidate:
+    try:
+        return Candidate.build({f: list(v) if isinstance(v, tuple) else v for f, v in values.items()})
+    except (TypeError, ValueError):
+        return Candidate(())
 
 
 def _pasted_candidate(command: str) -> Candidate | None:
@@ -533,7 +593,8 @@ _RANGE = re.compile(
     r"(?P<lo>-?\d+(?:\.\d+)?)\s*(?:,|and|to)\s*(?P<hi>-?\d+(?:\.\d+)?)\s*(?P<close>[\])])?"
 )
 _HARDWARE_ONLY = re.compile(
-    r"(?i)^(?P<what>.{1,80}?)\s+(?:only supports|is only supported on|only runs on|requires|needs)\s+(?:an?\s+)?"
+    r"(?i)^(?P<what>.{1,80}?)\s+(?:only supports|is (?:currently )?(?:only )?supported only on"
+    r"|is (?:currently )?only supported on|only runs on|requires|needs)\s+(?:an?\s+)?"
     r"(?:CUDA|NVIDIA|ROCm|HIP|NPU|XPU|GPUs?\b|SM\s?\d+|Hopper|Blackwell)"
 )
 _REFUSAL = re.compile(
@@ -576,8 +637,10 @@ def infer(subject: Subject, flags: Flags, resolved: Mapping[str, object], source
     message = subject.message or ""
     moves.extend(validation_moves(subject, flags))  # vLLM's pydantic config errors; else none
     moves.extend(json_moves(subject, flags.candidate.args))  # JSON-valued flags: mend, rekey
+    moves.extend(_sizes_with_units(subject, flags))
     moves.extend(_from_argparse(f"{message}\n{argparse_line(subject)}", flags))
     moves.extend(_from_message(message, flags))
+    moves.extend(_list_members(message, flags))
     moves.extend(wording_moves(message, flags))
     moves.extend(none_compared(subject.exception, message, subject.frame.source if subject.frame else None, flags))
     if subject.exception.rsplit(".", 1)[-1] == "ZeroDivisionError":
@@ -589,6 +652,7 @@ def infer(subject: Subject, flags: Flags, resolved: Mapping[str, object], source
     elif subject.frame is not None and subject.frame.source:
         moves.extend(_from_source(subject.frame.source, flags))
     moves.extend(component_moves(subject, flags, resolved))
+    moves.extend(_folded(message, flags))
     moves.extend(_named_in_message(message, flags))
     moves.extend(_required_value(message, flags))
     return [m for m in moves if not any(flags.is_host_fact(e.target) for e in m.edits if not e.op.on_env)]
@@ -597,20 +661,62 @@ def infer(subject: Subject, flags: Flags, resolved: Mapping[str, object], source
 MAX_COMPONENTS = 3  # the innermost few components a traceback passes through
 
 
+# A flag an advice line tells the operator to add, pass or try, with the value it gives.
+_ADVISED = re.compile(
+    r"(?i:add|pass|use|set|try|specify|enable|with)\s+[`'\"]?--(?P<flag>[a-z0-9][a-z0-9-]*)[`'\"]?"
+    r"(?:(?:\s*=\s*|\s+)[`'\"]?(?P<value>[A-Za-z0-9_][\w.:/-]*))?"
+)
+
+
+def advice_moves(advice: Sequence[str], flags: Flags) -> list[Move]:
+    """What the log itself tells the operator to change, in its order: a flag to add (with
+    the value given, if the parser takes it), a flag to make smaller or larger."""
+    out: list[Move] = []
+    for line in advice:
+        for found in _ADVISED.finditer(line):
+            edit = _advised_edit(found.group("flag"), (found.group("value") or "").rstrip(".,;:)"), flags)
+            # (advice to set what is set already: "true" as typed, True as parsed)
+            if edit is not None and str(flags.candidate.arg(edit.target)).lower() != str(edit.value).lower():
+                out.append(_inferred([edit], "advice"))
+        for found in _DIRECTION.finditer(line):
+            flag = found.group("flag")
+            current = _number(flags.value(flag, {})) if flags.spelling(flag) else None
+            if current is not None and not flags.assume_present:
+                edit = Edit(EditOp.SCALE, flags.target(flag), _scaled(flag, current, found.group("down") is not None))
+                out.append(_inferred([edit], "advice"))
+    return out
+
+
+def _advised_edit(flag: str, value: str, flags: Flags) -> Edit | None:
+    if flags.catalog.flag(flag) is None and flags.catalog.flags:
+        # A flag of another release (the log's own): a switch, or a number it gives; the
+        # move is spelled in the host's release when proposed (renames.in_host_release).
+        return Edit(EditOp.SET, flag, value if _number(value) is not None else True)
+    if value and _valid_value(flag, value, flags):
+        return Edit(EditOp.SET, flags.target(flag), value)
+    on = _turn_on_value(flag, flags)
+    return Edit(EditOp.SET, flags.target(flag), on) if on is not None else None
+
+
 def component_moves(subject: Subject, flags: Flags, resolved: Mapping[str, object]) -> list[Move]:
     """Moves of the parts of the server the failing traceback ran in, innermost first
     (catalogue ``components``): what an operator switches off after reading where it died."""
     tb = subject.traceback
-    if tb is None or not flags.catalog.components:
+    if not flags.catalog.components:
         return []
     found: list[Component] = []
-    for frame in reversed(tb.frames):
+    for frame in reversed(tb.frames if tb is not None else ()):
         path = frame.file.replace("\\", "/")
         for component in flags.catalog.components:
             if component not in found and component.where.search(path):
                 found.append(component)
         if len(found) >= MAX_COMPONENTS:
             break
+    # A part the failure names in words or by module, where no frame shows it.
+    text = (subject.message or "")[:MATCH_LINE]
+    for component in flags.catalog.components:
+        if len(found) < MAX_COMPONENTS and component not in found and component.named and component.named.search(text):
+            found.append(component)
     out: list[Move] = []
     for component in found:
         for spec in component.moves:
@@ -656,6 +762,73 @@ def _from_argparse(message: str, flags: Flags) -> list[Move]:
     if bad and flags.spelling(bad.group(1)):
         out.append(_inferred([Edit(EditOp.DROP, flags.target(bad.group(1)))], "argparse"))
     return out
+
+
+# A size written with a unit: 32K, 1.5Mi, 2 GiB. IEC units (Ki, Mi, Gi) and an upper-case K
+# (no SI prefix: the binary kilo of "a 32K context") count in 1024s; k, M, G, T in 1000s.
+_SIZE = re.compile(r"^\s*(?P<number>\d+(?:\.\d+)?)\s*(?P<unit>[kKmMgGtT])(?P<iec>i?)[bB]?\s*$")
+_UNIT_POWER = {"k": 1, "m": 2, "g": 3, "t": 4}
+_NUMBER_REFUSED = re.compile(r"(?i)invalid (?:int|integer|float) value|suffix|not a valid (?:int|integer|number)")
+
+
+def plain_size(text: str) -> str | None:
+    """The plain integer a size with a unit means ('16K' -> '16384'), None if it has none."""
+    found = _SIZE.match(text)
+    if found is None:
+        return None
+    unit = found.group("unit")
+    binary = bool(found.group("iec")) or unit == "K"
+    value = float(found.group("number")) * (1024 if binary else 1000) ** _UNIT_POWER[unit.lower()]
+    return str(int(value)) if value.is_integer() else None
+
+
+def _sizes_with_units(subject: Subject, flags: Flags) -> list[Move]:
+    """A number the parser refused that carries a unit, written as the plain integer it
+    means: the flags whose value the message quotes, else every such value the user set."""
+    text = f"{subject.exception}: {subject.message}\n{argparse_line(subject)}"
+    if not _NUMBER_REFUSED.search(text):
+        return []
+    sized = [(n, v, p) for n, v in flags.candidate.args if isinstance(v, str) and (p := plain_size(v)) is not None]
+    quoted = [t for t in sized if f"'{t[1]}'" in text or f"--{t[0]}" in text]
+    return [_inferred([Edit(EditOp.SET, name, plain)], "argparse") for name, _, plain in quoted or sized]
+
+
+# What a check says of each member of a list: (words, which members go).
+_MEMBER_RULES: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"(?i)non-?negative|>= ?0\b|must not be negative|cannot be negative"), "negative"),
+    (re.compile(r"(?i)(?<!non-)(?<!non)\bpositive|> ?0\b"), "not-positive"),
+    (re.compile(r"(?i)duplicate|unique|distinct"), "duplicate"),
+)
+
+
+def _list_members(message: str, flags: Flags) -> list[Move]:
+    """A list the message names whose members break its rule (non-negative, positive,
+    no duplicates): the members that break it are taken out, the others kept."""
+    out: list[Move] = []
+    for name, value in flags.candidate.args:
+        if not isinstance(value, tuple) or len(value) < 2 or flags.is_pinned(name):
+            continue
+        if not (f"--{name}" in message or field_name(name) in message):
+            continue
+        for pattern, rule in _MEMBER_RULES:
+            if not pattern.search(message):
+                continue
+            kept = _members_kept(value, rule)
+            if kept and kept != value and any(_number(v) is not None for v in kept):
+                out.append(_inferred([Edit(EditOp.SET, name, kept)], "members"))
+    return out
+
+
+def _members_kept(value: tuple[str, ...], rule: str) -> tuple[str, ...]:
+    if rule == "duplicate":
+        return tuple(dict.fromkeys(value))
+    keep = []
+    for member in value:
+        number = _number(member)
+        if number is not None and (number < 0 if rule == "negative" else number <= 0):
+            continue
+        keep.append(member)
+    return tuple(keep)
 
 
 def _comma_list(typed: re.Match[str], flags: Flags) -> tuple[str, ...] | None:
@@ -706,7 +879,7 @@ def closest_choices(given: str, choices: Sequence[str], preferred: Sequence[str]
 
 
 # Choices that mean "off": never the value that switches a feature on.
-_OFF = frozenset({"none", "null", "off", "disable", "disabled", "false", "no", "0", ""})
+_OFF = OFF_WORDS
 MAX_ON_VALUES = 3
 
 
@@ -872,6 +1045,34 @@ def _timeouts_that_fired(message: str, flags: Flags) -> list[Edit]:
     return out
 
 
+_LIMITED = re.compile(
+    r"(?i)\bnot (?:yet |currently )?support|\bonly supports?\b|\bincompatible\b|\bcannot be used|\bnot compatible"
+)
+
+
+def _folded(message: str, flags: Flags) -> list[Move]:
+    """A size the message refuses (by name or in prose) folded into the size it multiplies
+    with (catalogue ``folds``: pp 2 at tp 4 -> tp 8): the GPUs and everything else stay."""
+    if not _LIMITED.search(message):
+        return []
+    out: list[Move] = []
+    for size, into in flags.catalog.folds.items():
+        spelled = flags.spelling(size)
+        if spelled is None or flags.is_pinned(size) or flags.is_pinned(into):
+            continue
+        if not _message_names(size, flags.catalog, message):
+            continue
+        if not flags.known(size):  # offline, sizes unknown: the refused size goes
+            out.append(_inferred([Edit(EditOp.DROP, spelled)], "fold"))
+            continue
+        count, other = _number(flags.candidate.arg(spelled)), _number(flags.value(into, {}))
+        if count is None or count <= 1 or not count.is_integer():
+            continue
+        product = int(count * (other if other and other.is_integer() else 1))
+        out.append(_inferred([Edit(EditOp.DROP, spelled), Edit(EditOp.SET, flags.target(into), str(product))], "fold"))
+    return out
+
+
 def _named_in_message(message: str, flags: Flags) -> list[Move]:
     """Last resort, after everything the message and the code say: a flag the message
     names (--x or its field x_y) goes back to its default. A flag the message asks to
@@ -953,7 +1154,26 @@ def _without_feature(message: str, flags: Flags) -> list[Move]:
         if companions:
             out.append(_inferred([Edit(EditOp.DROP, n) for n in [name, *companions]], "hardware"))
         out.append(_inferred([Edit(EditOp.DROP, name)], "hardware"))
+    # A switch the user turned on, named by the words of its feature ("Deterministic
+    # rejection sampling is supported only on CUDA": speculative-use-rejection-sampling).
+    for name, info in flags.catalog.flags.items():
+        if info.kind != "bool" or name.startswith("disable-") or flags.is_pinned(name):
+            continue  # (dropping a disable- switch turns its feature on)
+        if flags.spelling(name) is not None and any(phrase in what for phrase in _feature_phrases(name)):
+            out.append(_inferred([Edit(EditOp.DROP, flags.target(name))], "hardware"))
     return out
+
+
+_SWITCH_WORDS = frozenset({"enable", "use", "disable", "force", "enforce"})
+
+
+def _feature_phrases(flag: str) -> list[str]:
+    """The feature a switch names, as phrases of two words or more: every tail of its
+    name that does not start with a switch word (speculative-use-rejection-sampling:
+    'rejection sampling', 'speculative use rejection sampling' is not said)."""
+    words = flag.split("-")
+    tails = range(len(words) - 1)  # every tail of two words or more
+    return [f" {' '.join(words[i:])} " for i in tails if words[i] not in _SWITCH_WORDS]
 
 
 def _words(text: str) -> str:

@@ -445,7 +445,7 @@ class Runner:
                 resolved=outcome.resolved,
                 source=executor.failing_source(outcome.diagnosis),
             )
-            children = [Child(p.child, p.move, p.rank) for p in proposals]
+            children = [Child(p.child, p.move, p.rank, p.gives_up) for p in proposals]
             class_id = outcome.diagnosis.failure.class_id
             self.store.add_edges(run.id, candidate.key, [(c.candidate, c.move, class_id) for c in children])
             self.search.tell(

@@ -26,6 +26,7 @@ outcomes, and can be rebuilt from stored attempts and edges (``--resume``).
 from __future__ import annotations
 
 import heapq
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
@@ -37,6 +38,9 @@ PENDING = "pending"
 STALL_COST = 2  # per repeat of a failure down a line (or minus, per new failure uncovered)
 RUNNING = "running"
 MORE_GPUS_COST = 3  # a candidate that needs more GPUs than the base: after what fits the host
+# A move that orphans or gives up a primary choice the failure does not name (an algorithm
+# dropped for a size's limit): after the moves that keep them, even ones that edit more.
+GIVES_UP_COST = 2
 
 Priority = tuple[int, float, int, int, int]
 
@@ -60,7 +64,14 @@ def more_gpus(base: Candidate, candidate: Candidate, gpu_counts: Iterable[Iterab
         except ValueError:
             return 1.0
 
-    return any(size(candidate, tuple(g)) > size(base, tuple(g)) for g in gpu_counts)
+    groups = [tuple(g) for g in gpu_counts]
+    machines = [g for g in groups if "nnodes" in g]
+    if any(size(candidate, g) > size(base, g) for g in machines):
+        return True
+    # The GPUs one server takes are the product of its parallel sizes: a move that folds
+    # one size into another (pp 2 into tp: tp 4 -> 8, pp gone) asks for none.
+    gpus = [g for g in groups if g not in machines]
+    return math.prod(size(candidate, g) for g in gpus) > math.prod(size(base, g) for g in gpus)
 
 
 def _meant(base: Candidate, move: Move) -> Candidate:
@@ -107,6 +118,7 @@ class Child:
     candidate: Candidate
     move: Move
     rank: int
+    gives_up: bool = False  # it gives up what the user asked for (repair.Proposal.gives_up)
 
 
 class Search:
@@ -128,13 +140,19 @@ class Search:
 
     # --- building --------------------------------------------------------------------
     def _priority(
-        self, candidate: Candidate, move: Move | None, class_id: str | None, rank: int, stall: int = 0
+        self,
+        candidate: Candidate,
+        move: Move | None,
+        class_id: str | None,
+        rank: int,
+        stall: int = 0,
+        gives_up: bool = False,
     ) -> Priority:
         if move is None:
             return (0, 0.0, 0, 0, self._seq)
         rate = self._rates.get((class_id, move.label()), 0.0)
         return (
-            intent_cost(self.meant, candidate, self._gpu_counts) + STALL_COST * stall,
+            intent_cost(self.meant, candidate, self._gpu_counts) + STALL_COST * stall + GIVES_UP_COST * gives_up,
             -rate,
             int(move.inferred),
             rank,
@@ -151,6 +169,7 @@ class Search:
         rank: int,
         depth: int,
         stall: int = 0,
+        gives_up: bool = False,
     ) -> None:
         key = candidate.key
         if key in self.graph:
@@ -158,7 +177,7 @@ class Search:
                 self.graph.add_edge(parent, key, move=move, class_id=class_id, rank=rank)
             return
         self._seq += 1
-        priority = self._priority(candidate, move, class_id, rank, stall)
+        priority = self._priority(candidate, move, class_id, rank, stall, gives_up)
         self.graph.add_node(
             key,
             candidate=candidate,
@@ -219,6 +238,7 @@ class Search:
                 rank=child.rank,
                 depth=node["depth"] + 1,
                 stall=node["stall"] - node["progress"],
+                gives_up=child.gives_up,
             )
 
     def restore(self, parent_key: str, child: Child, class_id: str | None) -> None:

@@ -113,6 +113,19 @@ _ORPHAN = re.compile(
     rf"^(?P<type>(?:[A-Za-z_]\w*\.)*(?:[A-Z]\w*(?:Error|Exception)|Exception)|{_EXC_MODULE}): (?P<msg>\S.*)$",
     re.ASCII,
 )
+# The same name alone at the end of its line, its message on the next ("tvm.error.InternalError:"
+# then "Check failed: ..."): a paste that wrapped the line, or a message that starts with a
+# newline. Python's bare "Exception:" alone is a heading more often than not: left out.
+_BARE_ORPHAN = re.compile(rf"^(?P<type>(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)|{_EXC_MODULE}):$", re.ASCII)
+# An error code quoted in a sentence that says something failed ("aborts (`CUDA_ERROR_LAUNCH_FAILED`
+# in ...)"): an upper-case constant that names an error, a failure or a library's status
+# (CUBLAS_STATUS_NOT_SUPPORTED), between quotes.
+_ERROR_CODE = re.compile(
+    r"[`'\"\u201c](?P<code>[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_(?:ERROR|STATUS|FAILED|FAILURE|FAULT|NOT_SUPPORTED)(?:_(?!SUCCESS)[A-Z0-9]+)*)[`'\"\u201d]"
+)
+_FAILURE_WORD = re.compile(
+    r"(?i)\b(?:errors?|fail(?:s|ed|ing|ure)?|crash(?:es|ed|ing)?|abort(?:s|ed|ing)?|die[sd]?|dying|raise[sd]?)\b"
+)
 # An error quoted in a sentence: a failure word, at most three words, then the quote; read
 # in the first PROSE_LINE characters of a line only.
 PROSE_LINE = 2000
@@ -148,6 +161,9 @@ _SIGNALS: tuple[tuple[str, re.Pattern[str]], ...] = (
     # (FlashMLA, cutlass) "CUDA error (file.cu:93): ...".
     ("cuda_error", re.compile(r"CUDA [Ee]rror(?: \([^)\n]{1,300}\))?: (?P<detail>.+)")),
     ("nccl_warn", re.compile(r"NCCL WARN (?P<detail>.+)")),
+    # A part of the server reporting its own failure ("[... TP7] Piecewise CUDA Graph failed
+    # with error: ..."), its traceback often cut from the paste below it.
+    ("part_failed", re.compile(r"failed with error: (?P<detail>\S.*)")),
     (
         "nccl_error",
         re.compile(r"(?:ncclInternalError|ncclInvalidUsage|ncclSystemError|ncclUnhandledCudaError|ncclRemoteError)"),
@@ -344,6 +360,7 @@ class _Open:
     omitted: int = 0
     expect_source: bool = False  # the last line was a frame: a flat paste's next line is its source
     orphan: bool = False  # an exception line quoted alone: only indented lines continue it
+    awaiting_message: bool = False  # a name alone at the end of its line: the next line is its message
     exc_type: str = ""
     message_lines: list[str] = field(default_factory=list)
     state: str = "frames"  # frames -> message -> blank -> chain:<kind>
@@ -463,6 +480,7 @@ _SIGNAL_BLOCK = re.compile(_SIGNAL_BLOCK_PATTERN)
 # a long dotted run be quadratic).
 _INTERESTING = re.compile(r"Traceback \(most recent call last\)|File \"|" + _SIGNAL_BLOCK_PATTERN)
 _NEEDLE = re.compile(r"(?:Error|Exception): ")
+_BARE_NEEDLE = re.compile(r"(?:Error|Exception):\r?$", re.MULTILINE)
 # A class of an exceptions module (see _EXC_MODULE), found by its module's last letters:
 # each a plain literal, searched apart (an alternation would lose the literal fast path and
 # cost every line of a journal), the module's name checked after.
@@ -651,9 +669,23 @@ class JournalParser:
             limit = text.find("\n", literal.end())
             limit = len(text) if limit < 0 else limit
         name = self._names(text, offset, limit)
+        bare = self._bare_name(text, offset, name if name >= 0 else limit)
+        if bare >= 0:
+            name = bare
         if literal is None or 0 <= name < literal.start():
             return name
         return literal.start()
+
+    @staticmethod
+    def _bare_name(text: str, pos: int, limit: int) -> int:
+        """Where the first exception name alone at the end of its line (its message on the
+        next, see _BARE_ORPHAN) in ``text[pos:limit]`` starts (-1: none)."""
+        while (found := _BARE_NEEDLE.search(text, pos, limit)) is not None:
+            start = _name_before(text, found.start())
+            if start >= 0 and _starts_line(text, start):
+                return start
+            pos = found.end()
+        return -1
 
     # public ----------------------------------------------------------------------------
     def feed(self, raw: str | bytes) -> None:
@@ -781,10 +813,15 @@ class JournalParser:
             text = line[:PROSE_LINE]
             if '"' not in text and "`" not in text and "\u201c" not in text:
                 continue
-            match = _PROSE_ERROR.search(_unquote(text))
+            unquoted = _unquote(text)
+            match = _PROSE_ERROR.search(unquoted)
             if match is not None and len(found) < MAX_QUOTED:
                 self._order += 1
                 found.append(Signal("quoted_error", match.group("quote").strip(), order=self._order))
+            elif len(found) < MAX_QUOTED and _ERROR_CODE.search(unquoted) and _FAILURE_WORD.search(unquoted):
+                # The whole sentence: the code, and what it names around it (where it failed).
+                self._order += 1
+                found.append(Signal("quoted_error", unquoted.strip().lstrip("-*> ").strip(), order=self._order))
         return tuple(found)
 
     def _line_no(self) -> int:
@@ -952,12 +989,16 @@ class JournalParser:
             self._signal(stream, body)
         if body[:1].isalpha() or body[:1] == "_":
             orphan = _ORPHAN.match(body)
-            if orphan is not None:
+            bare = _BARE_ORPHAN.match(body) if orphan is None and body[-1:] == ":" else None
+            if orphan is not None or bare is not None:
                 self._start(key, stream, lead="")
                 tb = stream.open
                 if tb is None:
                     return  # the cap is full: counted, not kept
-                tb.exc_type, tb.message_lines = orphan.group("type"), [orphan.group("msg")]
+                if orphan is not None:
+                    tb.exc_type, tb.message_lines = orphan.group("type"), [orphan.group("msg")]
+                else:  # the message is the next line, however it is indented
+                    tb.exc_type, tb.message_lines, tb.awaiting_message = bare.group("type"), [], True  # type: ignore[union-attr]
                 tb.state, tb.orphan = "message", True
                 self._in_message[key] = None
                 return
@@ -1052,6 +1093,9 @@ class JournalParser:
                 self._signal(stream, body)
             return True
         if tb.state == "message":
+            if tb.awaiting_message and _TB_START not in body and not body.startswith("```"):
+                tb.message_lines, tb.awaiting_message = [body.strip()], False
+                return True
             if _TB_START in body or (tb.orphan and body[:1] not in (" ", "\t")):
                 self._finish(key, stream)
                 return False

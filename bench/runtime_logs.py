@@ -51,7 +51,8 @@ import yaml
 
 from autofix.catalog import Catalog, load_catalog
 from autofix.classify import Diagnosis, classify
-from autofix.model import Candidate, Edit, EditOp, Gate
+from autofix.model import Candidate, Edit, EditOp, Gate, Move
+from autofix.renames import in_host_release
 from autofix.repair import propose
 from autofix.tracebacks import parse_text
 
@@ -98,6 +99,13 @@ TUNED_ON = frozenset(
         "sglang-34972",
         "sglang-10408",
         "sglang-3932",  # held out; its fix (--dist-timeout) was read while the NCCL timeout class grew
+        # issue 14 round 7: round 6's four root-cause misses and its piecewise-graph fixes
+        # (a part's "failed with error:" line and the log's workaround advice, an exception
+        # name alone above its message, an error code in a PR summary's sentence)
+        "sglang-30354",
+        "sglang-pr27811",
+        "sglang-pr23351",
+        "dynamo-pr8609",
     }
 )
 
@@ -214,6 +222,21 @@ def edit_matches(edit: Edit, want: Mapping[str, Any], candidate: Candidate, cata
     return new > old if direction == "up" else new < old
 
 
+def in_release(want: Mapping[str, Any], candidate: Candidate, catalog: Catalog) -> Mapping[str, Any] | None:
+    """The thread's fix as the catalogue's release spells it, when the thread's release had
+    another flag for it (--disable-piecewise-cuda-graph is 0.5.23's --cuda-graph-backend-prefill
+    disabled, by the flag history's facts); None when it is spelled the same."""
+    flag = str(want.get("flag") or "")
+    if want.get("op") != "set" or not flag or catalog.knows(flag):
+        return None
+    edit = Edit(EditOp.SET, flag, want.get("value", True))
+    moved = in_host_release(Move((edit,)), candidate, catalog)
+    if moved is None or len(moved.edits) != 1:
+        return None
+    new = moved.edits[0]
+    return {"op": "set", "flag": new.target, "value": new.value}
+
+
 def score(case: Case, catalog: Catalog, families: Mapping[str, list[str]]) -> Outcome:
     journal = parse_text(case.text)
     diagnosis: Diagnosis = classify(journal, catalog, Gate.START)
@@ -229,7 +252,8 @@ def score(case: Case, catalog: Catalog, families: Mapping[str, list[str]]) -> Ou
     elif not case.has_fix or first is None:
         matches = False
     else:
-        matches = any(edit_matches(e, alt, candidate, catalog) for e in first.edits for alt in case.fix)
+        wanted_edits = [*case.fix, *(in_release(alt, candidate, catalog) for alt in case.fix)]
+        matches = any(edit_matches(e, alt, candidate, catalog) for e in first.edits for alt in wanted_edits if alt)
     return Outcome(
         case,
         root_found,

@@ -237,10 +237,6 @@ FAMILIES, REAL = load()
 MISSES = {
     "sglang-1522": "dev: prose naming three errors; the first quoted is not the cause",
     "sglang-3423": "dev: the fault named in prose without its class, the traceback cut above it",
-    "sglang-30354": "round 6: an exception class alone on a line, its message on the next, cut mid-line (not tuned on)",
-    "sglang-pr27811": "round 6: a TP-prefixed failure line between workaround lines, traceback cut (not tuned on)",
-    "dynamo-pr8609": "round 6: an error name in backticks in a pull request's summary bullet (not tuned on)",
-    "sglang-pr23351": "round 6: a TP-prefixed failure line with a 'Root cause' line, traceback cut (not tuned on)",
 }
 
 
