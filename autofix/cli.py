@@ -315,6 +315,7 @@ def _search_one(request: SearchRequest, config: BaseConfig) -> NoReturn:
     try:
         result = runner.run()
     except KeyboardInterrupt:
+        _leave_quietly()
         view.close()
         err.print("[yellow]autofix: interrupted; the running candidate was stopped and recorded[/]")
         if request.as_json:
@@ -376,6 +377,7 @@ def _search_fleet(request: SearchRequest, configs: list[BaseConfig]) -> NoReturn
     try:
         results = fleet.run()
     except KeyboardInterrupt:
+        _leave_quietly()
         err.print("[yellow]autofix: interrupted; the running candidates were stopped and recorded[/]")
         if request.as_json:
             out.print_json(json.dumps({"status": "interrupted"}))
@@ -419,10 +421,18 @@ def _interrupt_on_signals() -> None:
     stopped and recorded as interrupted. SIGINT is re-armed because a shell starts
     background jobs with it ignored."""
 
+    def once() -> None:
+        # One stop is enough: a repeat (systemd's SIGTERM then the terminal's SIGHUP) must
+        # not interrupt the clean-up the first one started. Ctrl-C stays a person's to press.
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+
     def stop(signum: int, _frame: object) -> None:
+        once()
         raise KeyboardInterrupt(f"signal {signum}")
 
     def hang_up(signum: int, _frame: object) -> None:
+        once()
         # The terminal is gone: writing to it would fail (EIO) in the middle of the
         # clean-up, so what is left to say goes nowhere instead.
         _detach_from_terminal()
@@ -431,6 +441,14 @@ def _interrupt_on_signals() -> None:
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGHUP, hang_up)
+
+
+def _leave_quietly() -> None:
+    """The interrupt is handled and the exit code decided (130): a second signal while the
+    hosts close (a terminal's second SIGHUP, a process group's SIGINT) must not cut the
+    clean-up short, nor turn the exit into death by signal."""
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, signal.SIG_IGN)
 
 
 def _detach_from_terminal() -> None:
