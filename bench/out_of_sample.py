@@ -53,6 +53,7 @@ SETS = (
     "sglang-0.5.23-third",
     "sglang-0.5.23-fourth",
     "sglang-0.5.23-fifth",
+    "sglang-0.5.23-sixth",
     "users",
     "users2",
     "spellings",
