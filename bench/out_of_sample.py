@@ -55,6 +55,7 @@ SETS = (
     "sglang-0.5.23-fifth",
     "users",
     "users2",
+    "users3",
     "spellings",
 )
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
