@@ -56,6 +56,7 @@ SETS = (
     "sglang-0.5.23-sixth",
     "users",
     "users2",
+    "users3",
     "spellings",
 )
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
