@@ -232,6 +232,9 @@ def test_past_the_traceback_cap_failure_lines_still_count() -> None:
 
 
 FAMILIES, REAL = load()
+# Round 7 is frozen out of sample: bench/runtime_logs.py scores it, this guard does not run on
+# it until the engine is changed for it (then its cases join here, misses listed below).
+GUARDED = [c for c in REAL if c.round < 7]
 # Real logs whose root cause the engine misses, as measured (bench/runtime_logs.py): left,
 # not tuned for. strict: a case found later must leave here.
 MISSES = {
@@ -242,8 +245,11 @@ MISSES = {
 
 @pytest.mark.parametrize(
     "case",
-    [pytest.param(c, marks=pytest.mark.xfail(strict=True, reason=MISSES[c.id])) if c.id in MISSES else c for c in REAL],
-    ids=[c.id for c in REAL],
+    [
+        pytest.param(c, marks=pytest.mark.xfail(strict=True, reason=MISSES[c.id])) if c.id in MISSES else c
+        for c in GUARDED
+    ],
+    ids=[c.id for c in GUARDED],
 )
 def test_real_log_root_cause(case: object) -> None:
     """Every real log of the corpus: the classifier's subject holds the thread's first real error."""
@@ -255,7 +261,7 @@ def test_real_log_root_cause(case: object) -> None:
 
 def test_corpus_split_is_the_hash_rule() -> None:
     """Before round 3 the held-out part is whatever the URL hash says (both parts non-empty);
-    rounds 3, 4, 5 and 6 are each their own frozen split; a case the engine was tuned on is
+    rounds 3, 4, 5, 6 and 7 are each their own frozen split; a case the engine was tuned on is
     development."""
     from bench.runtime_logs import TUNED_ON
 
@@ -266,8 +272,9 @@ def test_corpus_split_is_the_hash_rule() -> None:
     assert all(c.split == "round3" for c in REAL if c.round == 3 and c.id not in TUNED_ON)
     assert all(c.split == "round4" for c in REAL if c.round == 4 and c.id not in TUNED_ON)
     assert all(c.split == "round5" for c in REAL if c.round == 5 and c.id not in TUNED_ON)
-    assert all(c.split == "round6" for c in REAL if c.round >= 6 and c.id not in TUNED_ON)
-    assert any(c.round == 6 for c in REAL)
+    assert all(c.split == "round6" for c in REAL if c.round == 6 and c.id not in TUNED_ON)
+    assert all(c.split == "round7" for c in REAL if c.round >= 7 and c.id not in TUNED_ON)
+    assert any(c.round == 6 for c in REAL) and any(c.round == 7 for c in REAL)
     assert all(c.split == "dev" for c in REAL if c.id in TUNED_ON)
 
 
