@@ -179,3 +179,29 @@ def _old_parser() -> dict[str, dict[str, object]]:
     flags.pop("disable-prefill-cuda-graph", None)
     flags["disable-piecewise-cuda-graph"] = {"kind": "bool"}
     return {"flags": flags, "aliases": {}}
+
+
+# --- issue 14 round 8 (round 7's logs showed each; other wording and values here) ---------
+
+
+def test_a_failure_in_the_hierarchical_cache_switches_it_off() -> None:
+    text = (
+        "Exception in thread Thread-3 (load_thread_func):\n"
+        "Traceback (most recent call last):\n"
+        '  File "/usr/local/lib/python3.10/dist-packages/sglang/srt/managers/cache_controller.py", line 512, in load\n'
+        "    self.mem_pool_host.load_to_device(op)\n"
+        "AttributeError: 'MLATokenToKVPoolHost' object has no attribute 'layer_num'\n"
+    )
+    assert first_move(text, enable_hierarchical_cache=True, tp=4) == "drop enable-hierarchical-cache"
+
+
+def test_deepeps_dispatch_buffer_grows_from_the_value_in_use() -> None:
+    text = (
+        "[2026-11-20 03:10:44 DP3 TP3 EP3] Scheduler hit an exception: Traceback (most recent call last):\n"
+        '  File "/sgl-workspace/sglang/python/sglang/srt/layers/moe/token_dispatcher/deepep.py", line 700, in dispatch\n'
+        "    recv = self.buffer.low_latency_dispatch(hidden, topk_idx, self.num_max_dispatch_tokens_per_rank)\n"
+        "RuntimeError: Failed: Assertion error /build/DeepEP/csrc/deep_ep.cpp:1301 "
+        "'x.size(0) == topk_idx.size(0) and x.size(0) <= num_max_dispatch_tokens_per_rank'\n"
+        "env: SGLANG_DEEPEP_NUM_MAX_DISPATCH_TOKENS_PER_RANK=512\n"
+    )
+    assert first_move(text, moe_a2a_backend="deepep") == "set_env SGLANG_DEEPEP_NUM_MAX_DISPATCH_TOKENS_PER_RANK=1024"
