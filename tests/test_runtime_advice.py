@@ -205,3 +205,32 @@ def test_deepeps_dispatch_buffer_grows_from_the_value_in_use() -> None:
         "env: SGLANG_DEEPEP_NUM_MAX_DISPATCH_TOKENS_PER_RANK=512\n"
     )
     assert first_move(text, moe_a2a_backend="deepep") == "set_env SGLANG_DEEPEP_NUM_MAX_DISPATCH_TOKENS_PER_RANK=1024"
+
+
+@pytest.mark.parametrize(
+    ("text", "wanted"),
+    [
+        # glog's own error line (a C++ transfer engine's), no Python traceback at all
+        (
+            "on the decode node:\n"
+            "E1103 09:41:07.512330 88121 rdma_context.cpp:412] Failed to register memory region: Cannot allocate "
+            "memory (errno 12)\n"
+            "[2026-11-03 09:41:07] Decode transfer failed for request rank=0\n",
+            "Failed to register memory region",
+        ),
+        # the error in double quotes first, the word "error" after it
+        (
+            'I get "expected scalar type BFloat16 but found Float" error when I add --enable-torch-compile, '
+            "without it all is fine\n",
+            "expected scalar type BFloat16 but found Float",
+        ),
+        # an assertion's condition in backticks in a sentence about the assertion
+        (
+            "With the default capture list the decode capture trips the assertion "
+            "(`num_tokens <= self.max_tokens_per_rank`) in the dispatcher.\n",
+            "num_tokens <= self.max_tokens_per_rank",
+        ),
+    ],
+)
+def test_errors_in_other_pasted_shapes_are_the_root_cause(text: str, wanted: str) -> None:
+    assert wanted in subject_of(text)
