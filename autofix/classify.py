@@ -41,6 +41,8 @@ _SIGNAL_STRENGTH = (
     "nccl_warn",
     # torch's C++ error-level lines (Gloo, NCCL process groups) that no pattern above names.
     "torch_error",
+    # glog's error level from another C++ library (a transfer engine's failed write).
+    "glog_error",
     # SGLang's warning that the profiled KV budget is negative (the failure line often cut).
     "kv_budget_negative",
     "bind_error",

@@ -64,10 +64,35 @@ def json_moves(subject: Subject, candidate_args: tuple[tuple[str, Any], ...]) ->
     refused = _UNKNOWN_KEY.search(message)
     if refused is not None:
         moves.extend(_rekeyed(refused.group("key"), _allowed(message, refused.end()), message, candidate_args))
+    if _WANTS_ARRAY.search(message):
+        moves.extend(_as_pairs(message, candidate_args))
     missing = _MISSING_KEYS.search(message)
     if missing is not None:
         moves.extend(_given_keys(_QUOTED.findall(missing.group("names")), message, candidate_args))
     return moves
+
+
+# --- an object where the check wants an array ---------------------------------------------
+
+_WANTS_ARRAY = re.compile(r"(?i)must be (?:a |an )?(?:JSON )?(?:array|list)\b")
+
+
+def _as_pairs(message: str, args: tuple[tuple[str, Any], ...]) -> Iterator[Move]:
+    """A JSON object given to a flag whose check wants an array (of argv words): its keys
+    and values in order, a key whose value is true alone, one whose value is false or null
+    left out ({"--workers": 4, "--verbose": true} -> ["--workers", "4", "--verbose"])."""
+    for name in _named(args, message):
+        data = json_object(dict(args).get(name))
+        if not data:
+            continue
+        words: list[str] = []
+        for key, value in data.items():
+            if value is False or value is None:
+                continue
+            words.append(str(key))
+            if value is not True:
+                words.append(value if isinstance(value, str) else json.dumps(value))
+        yield _set(name, json.dumps(words))
 
 
 # --- keys the check names that the value lacks ---------------------------------------------

@@ -253,13 +253,32 @@ def gives_up_primary(base: Candidate, child: Candidate, catalog: Catalog, messag
         # A drafter that goes with the algorithm it serves is judged with that algorithm.
         if any(value(child, served) != value(base, served) for served in catalog.intent.get(flag, ())):
             continue
-        if _message_names(flag, catalog, message) or _names_word(prose, before):
+        if _message_names(flag, catalog, message) and not _context_only(flag, base, catalog, message):
+            continue
+        if _names_word(prose, before):
             continue
         # The size a named one folds into (pp into tp) takes its GPUs: no choice given up.
         if any(into == flag and _message_names(size, catalog, message) for size, into in catalog.folds.items()):
             continue
         return True
     return False
+
+
+_TOLD_TO_CHANGE = re.compile(
+    r"(?i)\b(?:drop|remove|unset|set|use|pass|change|lower|raise|reduce|increase|disable|enable)\s+[`'\"]?--[a-z]"
+)
+_SUBJECT_FLAG = re.compile(r"^\W{0,3}--(?P<flag>[a-z0-9][a-z0-9-]*)")
+
+
+def _context_only(flag: str, base: Candidate, catalog: Catalog, message: str) -> bool:
+    """The message is about another flag the user set (it opens with it: "--x is not
+    supported with --disaggregation-mode=decode") that is no primary choice: the primary
+    one it names after it is the context the refused option met, not what is refused."""
+    found = _SUBJECT_FLAG.match(message.strip())
+    if found is None or _TOLD_TO_CHANGE.search(message):
+        return False  # (a message that tells what to do with a flag names it as the fix)
+    subject = catalog.canonical(found.group("flag"))
+    return subject != flag and subject not in catalog.primary and value_of(base, subject, catalog) is not None
 
 
 def _message_names(flag: str, catalog: Catalog, message: str) -> bool:
@@ -555,6 +574,13 @@ _SUGGESTED_VALUE = re.compile(
     r"(?i:requires|use|set|pass|run with|only supports|must be|needs?)\s+--(?P<flag>[a-z0-9][a-z0-9-]*)(?:\s*=\s*|\s+)"
     + _VALUE
 )
+# A value the message recommends: "(--page-size 64 recommended)", "recommended: --x v".
+_RECOMMENDED = re.compile(
+    r"--(?P<flag>[a-z0-9][a-z0-9-]*)(?:\s*=\s*|\s+)'?\"?(?P<value>[A-Za-z0-9_][\w.:/-]*)'?\"?\s+(?:is\s+)?"
+    r"(?i:recommended|suggested|preferred)"
+    r"|(?i:recommended|suggested|preferred|e\.g\.|for example)[:,]?\s+--(?P<flag2>[a-z0-9][a-z0-9-]*)(?:\s*=\s*|\s+)"
+    r"'?\"?(?P<value2>[A-Za-z0-9_][\w.:/-]*)"
+)
 _PAREN_VALUE = re.compile(r"\((?P<flag>[a-z][a-z0-9-]*[a-z0-9])=(?P<value>[\w.-]+)\)")
 _MUST_BE_NUMBER = re.compile(r"--(?P<flag>[a-z0-9][a-z0-9-]*) must be [^:]*:\s*(?P<value>-?\d+(?:\.\d+)?)\s*\.?$")
 _TURN_ON = re.compile(
@@ -596,6 +622,12 @@ _HARDWARE_ONLY = re.compile(
     r"(?i)^(?P<what>.{1,80}?)\s+(?:only supports|is (?:currently )?(?:only )?supported only on"
     r"|is (?:currently )?only supported on|only runs on|requires|needs)\s+(?:an?\s+)?"
     r"(?:CUDA|NVIDIA|ROCm|HIP|NPU|XPU|GPUs?\b|SM\s?\d+|Hopper|Blackwell)"
+)
+# The same in other words: "DFLASH speculative decoding is not supported by SRTPlatform on
+# device 'cpu'" (what is refused, then the device or platform that refuses it).
+_NOT_ON_DEVICE = re.compile(
+    r"(?i)^(?P<what>.{1,80}?)\s+(?:is|are) not (?:yet |currently )?supported (?:by|on)\b[^.\n]{0,60}?"
+    r"\b(?:device|platform|cpu|gpu|npu|xpu|hpu|hardware)\b"
 )
 _REFUSAL = re.compile(
     r"(?i)not (?:currently )?supported|incompatible|does not support|cannot be used|not compatible|not available"
@@ -868,6 +900,10 @@ def closest_choices(given: str, choices: Sequence[str], preferred: Sequence[str]
     named otherwise), then prefix matches (in the catalogue's order of preference for the
     flag, then the parser's), then by similarity."""
     given_l = given.lower()
+    number, numbers = _number(given), [_number(c) for c in choices]
+    if number is not None and choices and all(n is not None for n in numbers):
+        # Numeric choices: the nearest number first (256 among 16..128 is 128, not "16").
+        return sorted(choices, key=lambda c: (abs(float(c) - number), float(c)))
     meant = [c for w in _MODE_WORDS.get(given_l, ()) for c in choices if c.lower() == w][:1]
     rank = {c: i for i, c in enumerate(preferred)}
     prefixed = sorted(
@@ -931,6 +967,11 @@ def _from_message(message: str, flags: Flags) -> list[Move]:
     def add(edits: list[Edit], origin: str = "message") -> None:
         out.append(_inferred(edits, origin))
 
+    for found in _RECOMMENDED.finditer(message):
+        flag = found.group("flag") or found.group("flag2")
+        value = (found.group("value") or found.group("value2")).rstrip(".,;)")
+        if _valid_value(flag, value, flags) and not flags.is_pinned(flag):
+            add([Edit(EditOp.SET, flags.target(flag), value)], "recommended")
     unsupported = _NOT_SUPPORTED.search(message)
     if unsupported and flags.spelling(unsupported.group("flag")):
         add([Edit(EditOp.DROP, flags.target(unsupported.group("flag")))])
@@ -1132,7 +1173,7 @@ def _without_feature(message: str, flags: Flags) -> list[Move]:
     does not have ("UNO only supports CUDA."): that feature goes, with the options the
     user set for it (flags named after the value, or sharing the selecting flag's first
     word), then the selecting flag alone."""
-    found = _HARDWARE_ONLY.search(message)
+    found = _HARDWARE_ONLY.search(message) or _NOT_ON_DEVICE.search(message)
     if found is None:
         return []
     what = f" {re.sub(r'[^a-z0-9]+', ' ', found.group('what').lower())} "

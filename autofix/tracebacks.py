@@ -135,6 +135,15 @@ _PROSE_ERROR = re.compile(
     r"|reject(?:s|ed)?|refus(?:es|ed)?)\b"
     r"(?:[ \t]+[\w-]+){0,3}?[ \t]*:?[ \t]*[\"\u201c`](?P<quote>[^\"\u201d`\n]{12,400})[\"\u201d`]"
 )
+# The other order: the error in quotes first, then the word ("I meet "..." error when ...").
+_QUOTED_THEN_ERROR = re.compile(
+    r"[\"\u201c`](?P<quote>[^\"\u201d`\n]{12,400})[\"\u201d`][ \t]+(?:\w+[ \t]+)?"
+    r"(?i:errors?|exceptions?|failures?|crash(?:es)?)\b"
+)
+# An assertion's condition in backticks in a sentence about the assertion
+# ("trips the assertion (`x.size(0) <= num_max_dispatch_tokens_per_rank`)").
+_ASSERTED = re.compile(r"`(?P<quote>[^`\n]{1,300}?(?:<=|>=|==|!=| < | > )[^`\n]{1,300}?)`")
+_ASSERT_WORD = re.compile(r"(?i)\bassert(?:s|ed|ion)?\b")
 _CHAIN_CONTEXT = "During handling of the above exception, another exception occurred:"
 _CHAIN_CAUSE = "The above exception was the direct cause of the following exception:"
 
@@ -184,6 +193,9 @@ _SIGNALS: tuple[tuple[str, re.Pattern[str]], ...] = (
     # torch's C++ log at error level ("[rank4]:[E421 02:05:38.764 ProcessGroupGloo.cpp:143] msg",
     # glog's E), last: a line an earlier pattern names (a watchdog's) keeps that kind.
     ("torch_error", re.compile(r"^\[rank\d+\]:\[E\d{3,4} [\d:.]+(?: \d+)? [\w.]+:\d+\] (?P<detail>.+)")),
+    # glog's error level from any C++ library (a transfer engine, a kernel runtime):
+    # "E0612 14:05:26.176716 1192408 tcp_transport.cpp:136] Session::writeBody failed. ..."
+    ("glog_error", re.compile(r"^E\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ [\w.-]+:\d+\] (?P<detail>\S.*)")),
 )
 # All of them in one search: most lines that hint at a failure ("Error:") are none of these.
 _ANY_SIGNAL = re.compile("|".join(f"(?:{re.sub(r'[(][?]P<[a-z]+>', '(?:', p.pattern)})" for _, p in _SIGNALS))
@@ -193,7 +205,7 @@ _ANY_SIGNAL = re.compile("|".join(f"(?:{re.sub(r'[(][?]P<[a-z]+>', '(?:', p.patt
 _SIGNAL_HINT = re.compile(
     r"error:|Error:|ERROR:|out of memory|OutOfMemoryError|CUDA error|NCCL WARN|nccl[A-Z]|Errno 98"
     r"|already in use|Segmentation|SEGV|exit status|Killed|KILL|oom-kill|Main process exited|signal 11"
-    r"|Watchdog|watchdog timeout|Assertion `|profiled value -|\]:\[E"
+    r"|Watchdog|watchdog timeout|Assertion `|profiled value -|\]:\[E|^E\d{4} \d\d:"
 )
 
 # A pipe to a dead child breaking says less than the wrapper that reports the death.
@@ -814,7 +826,9 @@ class JournalParser:
             if '"' not in text and "`" not in text and "\u201c" not in text:
                 continue
             unquoted = _unquote(text)
-            match = _PROSE_ERROR.search(unquoted)
+            match = _PROSE_ERROR.search(unquoted) or _QUOTED_THEN_ERROR.search(unquoted)
+            if match is None and _ASSERT_WORD.search(unquoted):
+                match = _ASSERTED.search(unquoted)
             if match is not None and len(found) < MAX_QUOTED:
                 self._order += 1
                 found.append(Signal("quoted_error", match.group("quote").strip(), order=self._order))

@@ -104,8 +104,17 @@ def canonical_pairs(args: dict[str, Any], catalog: Catalog) -> set[tuple[str, st
     out: set[tuple[str, str]] = set()
     for name, value in args.items():
         shown = " ".join(value) if isinstance(value, list | tuple) else str(value)
-        out.add((catalog.canonical(name), shown))
+        out.add((full_name(name, catalog), shown))
     return out
+
+
+def full_name(name: str, catalog: Catalog) -> str:
+    """The flag a spelling is to the host's parser: its canonical name, or, for a unique
+    prefix argparse takes as an abbreviation (--speculative-algo), the one flag it starts."""
+    if catalog.knows(name) or not catalog.flags:
+        return catalog.canonical(name)
+    started = [flag for flag in catalog.flags if flag.startswith(name)]
+    return started[0] if len(started) == 1 else catalog.canonical(name)
 
 
 # --- 1. captures, leave one family out -----------------------------------------------------

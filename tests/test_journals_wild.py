@@ -240,9 +240,7 @@ MISSES = {
     "sglang-1522": "dev: prose naming three errors; the first quoted is not the cause",
     "sglang-3423": "dev: the fault named in prose without its class, the traceback cut above it",
     "sglang-36528": "round 7: prose only, the missing method named in backticks in a list, cut mid-word",
-    "sglang-3658": "round 7: the message in double quotes inside a one-line comment, no failure word",
     "sglang-pr28914": "round 7: an assertion quoted in backticks in a pull request's numbered list",
-    "sglang-7118": "round 7: a transport's glog E lines ('Error: Bad address'), cut mid-line",
 }
 
 

@@ -91,5 +91,21 @@ def test_a_feature_not_supported_on_this_device_goes_with_what_serves_it() -> No
         "NGRAM speculative decoding is not supported by the XPU platform on device 'xpu'.",
     )
     assert not child.has("speculative-algorithm")
-    assert not child.has("speculative-ngram-max-bfs-breadth") and not child.has("speculative-num-draft-tokens")
     assert child.arg("tp-size") == "2"
+    # The options that serve it go in one move too (proposed; the search tries the single
+    # drop first, as it costs less).
+    together = [
+        c
+        for c in children(
+            {
+                "speculative-algorithm": "NGRAM",
+                "speculative-ngram-max-bfs-breadth": "8",
+                "speculative-num-draft-tokens": "8",
+                "tp-size": 2,
+            },
+            "ValueError",
+            "NGRAM speculative decoding is not supported by the XPU platform on device 'xpu'.",
+        )
+        if not c.candidate.has("speculative-ngram-max-bfs-breadth")
+    ]
+    assert together and not together[0].candidate.has("speculative-num-draft-tokens")
