@@ -54,6 +54,7 @@ SETS = (
     "sglang-0.5.23-fourth",
     "sglang-0.5.23-fifth",
     "sglang-0.5.23-sixth",
+    "sglang-0.5.23-seventh",
     "users",
     "users2",
     "users3",
