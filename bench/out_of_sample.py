@@ -58,6 +58,7 @@ SETS = (
     "users",
     "users2",
     "users3",
+    "users4",
     "spellings",
 )
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
