@@ -232,7 +232,9 @@ def test_past_the_traceback_cap_failure_lines_still_count() -> None:
 
 
 FAMILIES, REAL = load()
-GUARDED = REAL
+# Round 8 joins the root-cause guard only after the round's engine is frozen: until then its
+# misses are measured by bench/runtime_logs.py, not named here (so nobody tunes on them).
+GUARDED = [c for c in REAL if c.round < 8]
 # Real logs whose root cause the engine misses, as measured (bench/runtime_logs.py): left,
 # not tuned for. strict: a case found later must leave here. Round 7's were measured after
 # the round's engine change was frozen (issue 14 round 7), and are left for the next round.
@@ -262,7 +264,7 @@ def test_real_log_root_cause(case: object) -> None:
 
 def test_corpus_split_is_the_hash_rule() -> None:
     """Before round 3 the held-out part is whatever the URL hash says (both parts non-empty);
-    rounds 3, 4, 5, 6 and 7 are each their own frozen split; a case the engine was tuned on is
+    rounds 3, 4, 5, 6, 7 and 8 are each their own frozen split; a case the engine was tuned on is
     development."""
     from bench.runtime_logs import TUNED_ON
 
@@ -274,8 +276,9 @@ def test_corpus_split_is_the_hash_rule() -> None:
     assert all(c.split == "round4" for c in REAL if c.round == 4 and c.id not in TUNED_ON)
     assert all(c.split == "round5" for c in REAL if c.round == 5 and c.id not in TUNED_ON)
     assert all(c.split == "round6" for c in REAL if c.round == 6 and c.id not in TUNED_ON)
-    assert all(c.split == "round7" for c in REAL if c.round >= 7 and c.id not in TUNED_ON)
-    assert any(c.round == 6 for c in REAL) and any(c.round == 7 for c in REAL)
+    assert all(c.split == "round7" for c in REAL if c.round == 7 and c.id not in TUNED_ON)
+    assert all(c.split == "round8" for c in REAL if c.round >= 8 and c.id not in TUNED_ON)
+    assert any(c.round == 6 for c in REAL) and any(c.round == 7 for c in REAL) and any(c.round == 8 for c in REAL)
     assert all(c.split == "dev" for c in REAL if c.id in TUNED_ON)
 
 
