@@ -234,3 +234,9 @@ def test_deepeps_dispatch_buffer_grows_from_the_value_in_use() -> None:
 )
 def test_errors_in_other_pasted_shapes_are_the_root_cause(text: str, wanted: str) -> None:
     assert wanted in subject_of(text)
+
+
+def test_flashinfers_attention_kernel_named_in_the_message_switches_the_backend() -> None:
+    """Issue 14 round 9: no frame shows flashinfer, the message names its kernel."""
+    text = "RuntimeError: BatchPrefillWithPagedKVCache failed with error: invalid configuration argument\n"
+    assert first_move(text, attention_backend="flashinfer") == "set attention-backend=triton"
