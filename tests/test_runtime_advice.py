@@ -251,7 +251,7 @@ def test_flashinfers_attention_kernel_named_in_the_message_switches_the_backend(
             '  File "/opt/conda/lib/python3.10/site-packages/ray/_private/worker.py", line 2661, in get\n'
             "    raise value.as_instanceof_cause()\n"
             "ray.exceptions.RayTaskError(ValueError): ray::rollout() (pid=1200, ip=10.0.0.9)\n"
-            "  File \"/workspace/rollout.py\", line 40, in rollout\n",
+            '  File "/workspace/rollout.py", line 40, in rollout\n',
             "RayTaskError(ValueError)",
         ),
         # error-level lines: the one that says what went wrong, not the one that says what follows
@@ -264,9 +264,9 @@ def test_flashinfers_attention_kernel_named_in_the_message_switches_the_backend(
         ),
         # a message in backticks that says it should not happen
         ("the scheduler logs `slot 12 freed twice, this should never happen` and then hangs\n", "freed twice"),
-        # a failure word, then more than three words, then the quote
+        # a failure word, then five words, then the quote
         (
-            "The first request fails deep inside the FlashMLA decode kernel with `unsupported head dim 96`.\n",
+            "The first request fails inside the FlashMLA decode with `unsupported head dim 96`.\n",
             "unsupported head dim 96",
         ),
     ],
