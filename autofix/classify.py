@@ -132,7 +132,7 @@ def choose_subject(journal: Journal, package: str = "sglang") -> Subject | None:
     if root is not None and root.is_wrapper and "exit code" in root.message:
         return Subject(root.exc_type, root.message, target_frame(root, package), traceback=root)
     for kind in _SIGNAL_STRENGTH:
-        signal = journal.first_signal(kind)
+        signal = _telling_signal(journal, kind)
         if signal is not None and kind == "quoted_error":
             return Subject("quoted_error", signal.line, None, signal=signal)
         if signal is not None and kind == "quoted_exception":
@@ -163,6 +163,25 @@ def advice_lines(journal: Journal, subject: Subject) -> tuple[str, ...]:
         if text and text not in found and text != subject.message.strip() and _ADVICE.search(text):
             found.append(text)
     return tuple(found[-MAX_ADVICE:])
+
+
+# Error-level log lines also announce what follows ("preparing to dump debug info"): the
+# first that names a failure says more than the first printed.
+_LEVEL_KINDS = ("torch_error", "glog_error")
+_FAILURE_WORDS = re.compile(r"(?i)timeout|timed out|error|fail|exception|abort|refused|cannot|unable")
+
+
+def _telling_signal(journal: Journal, kind: str) -> Signal | None:
+    first = journal.first_signal(kind)
+    if first is None or kind not in _LEVEL_KINDS or _FAILURE_WORDS.search(_detail(first.line)):
+        return first
+    telling = (s for s in journal.signals if s.kind == kind and _FAILURE_WORDS.search(_detail(s.line)))
+    return next(telling, first)
+
+
+def _detail(line: str) -> str:
+    """A log line without its level prefix ("[rank1]:[E1201 ... ProcessGroupNCCL.cpp:1500] ")."""
+    return line.split("] ", 2)[-1] if line.startswith("[rank") else line.split("] ", 1)[-1]
 
 
 def fingerprint(subject: Subject, package: str = "sglang") -> str:

@@ -21,6 +21,8 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+import yaml
+
 from .classify import Subject
 from .model import Edit, EditOp, Move, json_object, json_text
 
@@ -66,10 +68,57 @@ def json_moves(subject: Subject, candidate_args: tuple[tuple[str, Any], ...]) ->
         moves.extend(_rekeyed(refused.group("key"), _allowed(message, refused.end()), message, candidate_args))
     if _WANTS_ARRAY.search(message):
         moves.extend(_as_pairs(message, candidate_args))
+    refused_value = _REFUSED_IN_JSON.search(message)
+    if refused_value is not None:
+        moves.extend(_revalued(refused_value, candidate_args))
     missing = _MISSING_KEYS.search(message)
     if missing is not None:
         moves.extend(_given_keys(_QUOTED.findall(missing.group("names")), message, candidate_args))
     return moves
+
+
+# --- a value inside the JSON that the check refuses, with the values it allows ------------
+
+# "--cuda-graph-config[decode].backend='piecewise' not allowed; allowed: ('full', 'breakable')"
+_REFUSED_IN_JSON = re.compile(
+    r"--(?P<flag>[a-z0-9][a-z0-9-]*)(?P<path>(?:\[[\w.-]{1,60}\])*)\.(?P<key>[\w-]{1,60})=['\"](?P<value>[^'\"\n]{0,80})['\"]"
+    r"[^\n]{0,40}?(?:not allowed|invalid|not supported|unsupported)[^\n]{0,20}?(?:allowed|choices|one of)[:\s]*"
+    r"[(\[{]?(?P<names>(?:\s*['\"][^'\"\n]{1,60}['\"]\s*,?){1,20})"
+)
+_OFF_WORDS = frozenset({"none", "null", "off", "disable", "disabled", "false", "no", "0", ""})
+
+
+def _revalued(found: re.Match[str], args: tuple[tuple[str, Any], ...]) -> Iterator[Move]:
+    """The refused value replaced by the allowed one nearest to it that keeps the feature
+    as the value had it (on or off), the rest of the object kept."""
+    allowed = _QUOTED.findall(found.group("names"))
+    value = found.group("value")
+    off = value.lower() in _OFF_WORDS
+    same = [a for a in allowed if (a.lower() in _OFF_WORDS) == off] or allowed
+    ranked = difflib.get_close_matches(value, same, n=len(same), cutoff=0.0) or same
+    path = (*re.findall(r"\[([^\]]+)\]", found.group("path")), found.group("key"))
+    for name, current in args:
+        if name != found.group("flag"):
+            continue
+        data = json_object(current)
+        if data is None or _at(data, path) != value:
+            continue
+        for choice in ranked[:2]:
+            yield _set(name, json_text(_put(data, path, choice)))
+
+
+def _at(data: Any, path: tuple[str, ...]) -> Any:
+    for part in path:
+        if not isinstance(data, dict) or part not in data:
+            return None
+        data = data[part]
+    return data
+
+
+def _put(data: dict[str, Any], path: tuple[str, ...], value: Any) -> dict[str, Any]:
+    if len(path) == 1:
+        return {**data, path[0]: value}
+    return {**data, path[0]: _put(data[path[0]], path[1:], value)}
 
 
 # --- an object where the check wants an array ---------------------------------------------
@@ -158,10 +207,19 @@ def mend(value: str) -> Any | None:
     try:
         data = ast.literal_eval(pythonic)
     except (ValueError, SyntaxError, MemoryError, RecursionError):
-        return None
+        data = _yaml_flow(text)  # {endpoint: tcp://*:5557}: YAML's flow style, unquoted values
     try:
         json.dumps(data)
     except (TypeError, ValueError):
+        return None
+    return data if isinstance(data, dict | list) else None
+
+
+def _yaml_flow(text: str) -> Any | None:
+    """``text`` read as a YAML flow mapping or sequence (None if it is not one)."""
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError:
         return None
     return data if isinstance(data, dict | list) else None
 

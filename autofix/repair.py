@@ -673,6 +673,7 @@ def infer(subject: Subject, flags: Flags, resolved: Mapping[str, object], source
     moves.extend(_from_argparse(f"{message}\n{argparse_line(subject)}", flags))
     moves.extend(_from_message(message, flags))
     moves.extend(_list_members(message, flags))
+    moves.extend(_spelled_list(message, flags))
     moves.extend(wording_moves(message, flags))
     moves.extend(none_compared(subject.exception, message, subject.frame.source if subject.frame else None, flags))
     if subject.exception.rsplit(".", 1)[-1] == "ZeroDivisionError":
@@ -831,6 +832,23 @@ _MEMBER_RULES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"(?i)(?<!non-)(?<!non)\bpositive|> ?0\b"), "not-positive"),
     (re.compile(r"(?i)duplicate|unique|distinct"), "duplicate"),
 )
+
+
+# A list the message spells out as the one to give: "should only have one parameter: ['default']".
+_SPELLED_LIST = re.compile(r"(?i)\b(?:should|must)\b[^.:;\n]{0,60}?:\s*\[(?P<items>(?:\s*'[^'\n]{1,40}'\s*,?){1,20})\]")
+
+
+def _spelled_list(message: str, flags: Flags) -> list[Move]:
+    """The list flag the message names set to the list it spells out."""
+    found = _SPELLED_LIST.search(message)
+    if found is None:
+        return []
+    items = tuple(re.findall(r"'([^'\n]*)'", found.group("items")))
+    return [
+        _inferred([Edit(EditOp.SET, name, items)], "members")
+        for name, value in flags.candidate.args
+        if isinstance(value, tuple) and (f"--{name}" in message or field_name(name) in message) and value != items
+    ]
 
 
 def _list_members(message: str, flags: Flags) -> list[Move]:

@@ -101,7 +101,8 @@ _FRAME = re.compile(r'^\s*File "(?P<file>.+)", line (?P<line>\d+), in (?P<func>.
 _CARETS = re.compile(r"^\s*[\^~][\^~ ]*$")
 _REPEATED = re.compile(r"^\s*\[Previous line repeated \d+ more times?\]$")
 # Exception classes are CamelCase by convention: "sglang.service: Main process exited" is no exception.
-_EXC_LINE = re.compile(r"^(?P<type>(?:[A-Za-z_]\w*\.)*[A-Z]\w*)(?::(?: (?P<msg>.*))?)?$")
+# Ray's wrapper names the remote exception in parentheses: "ray.exceptions.RayTaskError(OutOfMemoryError)".
+_EXC_LINE = re.compile(r"^(?P<type>(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:\([A-Z]\w*\))?)(?::(?: (?P<msg>.*))?)?$")
 # An exception line quoted alone (the traceback cut off above it, or never printed): only
 # types named like failures, so "Note: ..." or "Summary: ..." prose is not one.
 # ASCII names: a sentence in another script glued to "Exception:" is prose (see _name_before).
@@ -110,7 +111,8 @@ _EXC_LINE = re.compile(r"^(?P<type>(?:[A-Za-z_]\w*\.)*[A-Z]\w*)(?::(?: (?P<msg>.
 # prints a non-builtin exception by its module, and such modules are named so by convention.
 _EXC_MODULE = r"(?:[A-Za-z_]\w*\.)*(?:errors|exc|exceptions)\.[A-Z]\w*"
 _ORPHAN = re.compile(
-    rf"^(?P<type>(?:[A-Za-z_]\w*\.)*(?:[A-Z]\w*(?:Error|Exception)|Exception)|{_EXC_MODULE}): (?P<msg>\S.*)$",
+    rf"^(?P<type>(?:[A-Za-z_]\w*\.)*(?:[A-Z]\w*(?:Error|Exception)|Exception)(?:\([A-Z]\w*\))?|{_EXC_MODULE})"
+    r": (?P<msg>\S.*)$",
     re.ASCII,
 )
 # The same name alone at the end of its line, its message on the next ("tvm.error.InternalError:"
@@ -129,11 +131,11 @@ _FAILURE_WORD = re.compile(
 # An error quoted in a sentence: a failure word, at most three words, then the quote; read
 # in the first PROSE_LINE characters of a line only.
 PROSE_LINE = 2000
-# An error quoted in a sentence: a failure word, at most three words, then the quote.
+# An error quoted in a sentence: a failure word, at most five words, then the quote.
 _PROSE_ERROR = re.compile(
     r"(?i)\b(?:errors?|fail(?:s|ed|ing|ure)?|crash(?:es|ed)?|exit(?:s|ed)?|raise[sd]?|throws?"
     r"|reject(?:s|ed)?|refus(?:es|ed)?)\b"
-    r"(?:[ \t]+[\w-]+){0,3}?[ \t]*:?[ \t]*[\"\u201c`](?P<quote>[^\"\u201d`\n]{12,400})[\"\u201d`]"
+    r"(?:[ \t]+[\w-]+){0,5}?[ \t]*:?[ \t]*[\"\u201c`](?P<quote>[^\"\u201d`\n]{12,400})[\"\u201d`]"
 )
 # The other order: the error in quotes first, then the word ("I meet "..." error when ...").
 _QUOTED_THEN_ERROR = re.compile(
@@ -144,6 +146,8 @@ _QUOTED_THEN_ERROR = re.compile(
 # ("trips the assertion (`x.size(0) <= num_max_dispatch_tokens_per_rank`)").
 _ASSERTED = re.compile(r"`(?P<quote>[^`\n]{1,300}?(?:<=|>=|==|!=| < | > )[^`\n]{1,300}?)`")
 _ASSERT_WORD = re.compile(r"(?i)\bassert(?:s|ed|ion)?\b")
+# A message in backticks that says itself that something is wrong ("`... this should not happen`").
+_SELF_SAYS = re.compile(r"`(?P<quote>[^`\n]{0,400}?(?i:should (?:not|never) happen|unexpected|mismatch)[^`\n]{0,200})`")
 _CHAIN_CONTEXT = "During handling of the above exception, another exception occurred:"
 _CHAIN_CAUSE = "The above exception was the direct cause of the following exception:"
 
@@ -491,7 +495,7 @@ _SIGNAL_BLOCK = re.compile(_SIGNAL_BLOCK_PATTERN)
 # "Error: " by _names (a regex started at every character would cost more, and one over
 # a long dotted run be quadratic).
 _INTERESTING = re.compile(r"Traceback \(most recent call last\)|File \"|" + _SIGNAL_BLOCK_PATTERN)
-_NEEDLE = re.compile(r"(?:Error|Exception): ")
+_NEEDLE = re.compile(r"(?:Error|Exception)\)?: ")
 _BARE_NEEDLE = re.compile(r"(?:Error|Exception):\r?$", re.MULTILINE)
 # A class of an exceptions module (see _EXC_MODULE), found by its module's last letters:
 # each a plain literal, searched apart (an alternation would lose the literal fast path and
@@ -521,6 +525,14 @@ def _name_before(text: str, needle: int) -> int:
         for part in text[start:dot].split("."):
             if not part or part[0].isdigit():
                 return -1
+    if start > 1 and text[start - 1] == "(":
+        # The remote exception a wrapper names in parentheses ("RayTaskError(OutOfMemoryError)"):
+        # the line's exception is the wrapper, named before the parenthesis.
+        outer = start - 1
+        while outer > 0 and start - outer < 200 and text[outer - 1] in _NAME_CHARS:
+            outer -= 1
+        name = text[outer : start - 1]
+        return outer if name.endswith(("Error", "Exception")) and name[:1].isalpha() else -1
     return start
 
 
@@ -829,6 +841,8 @@ class JournalParser:
             match = _PROSE_ERROR.search(unquoted) or _QUOTED_THEN_ERROR.search(unquoted)
             if match is None and _ASSERT_WORD.search(unquoted):
                 match = _ASSERTED.search(unquoted)
+            if match is None and "`" in unquoted:
+                match = _SELF_SAYS.search(unquoted)
             if match is not None and len(found) < MAX_QUOTED:
                 self._order += 1
                 found.append(Signal("quoted_error", match.group("quote").strip(), order=self._order))

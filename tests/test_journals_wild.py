@@ -243,13 +243,9 @@ MISSES = {
     "sglang-3423": "dev: the fault named in prose without its class, the traceback cut above it",
     "sglang-36528": "round 7: prose only, the missing method named in backticks in a list, cut mid-word",
     "sglang-pr5634": "round 8: prose only, 'the root cause is OOM' in a pull request's sentence",
-    "sglang-25914": "round 8: prose only, the error named in backticks, cut mid-word",
     "sglang-pr4840": "round 8: a markdown table of fractions against 'CUDA OOM?', capture lines",
     "sglang-11103": "round 8: prose only, the cause explained with links ('a error of comparison')",
     "verl-1431": "round 8: the error in an issue title as a heading, no log lines",
-    "sglang-10216": "round 8: torch's rank-prefixed ProcessGroupNCCL dump-signal lines, cut mid-sentence",
-    "verl-647": "round 8: RayTaskError(OutOfMemoryError) through Ray, the remote frames cut",
-    "sglang-14368": "round 8: the failure line in backticks in prose, then cache-flush lines, cut",
     "sglang-pr28914": "round 7: an assertion quoted in backticks in a pull request's numbered list",
 }
 

@@ -86,3 +86,28 @@ def test_a_key_no_list_names_is_dropped_and_the_rest_kept() -> None:
         "preferred-sampling-params",
     )
     assert value == {"temperature": 0.6}
+
+
+# --- issue 14 round 9, written before the change (round 8's sets showed each shape) -------
+
+
+def test_a_yaml_flow_mapping_is_written_as_the_json_it_meant() -> None:
+    """'{host: 10.0.0.2:7000, ttl: 30}' is YAML's flow style: unquoted values with colons."""
+    value = first_value(
+        {"kv-events-config": "{endpoint: tcp://10.0.0.2:7000, topic: kv}"},
+        "ValueError",
+        "--kv-events-config is not parseable: Invalid JSON: expected value at line 1 column 2",
+        "kv-events-config",
+    )
+    assert value == {"endpoint": "tcp://10.0.0.2:7000", "topic": "kv"}
+
+
+def test_a_refused_value_inside_the_json_takes_an_allowed_one() -> None:
+    value = first_value(
+        {"cuda-graph-config": '{"prefill": {"backend": "eager"}, "decode": {"backend": "full", "max_bs": 64}}'},
+        "ValueError",
+        "--cuda-graph-config[prefill].backend='eager' not allowed; allowed: ('full', 'breakable', 'disabled')",
+        "cuda-graph-config",
+    )
+    assert value["decode"] == {"backend": "full", "max_bs": 64}
+    assert value["prefill"]["backend"] in ("full", "breakable", "disabled")

@@ -234,3 +234,43 @@ def test_deepeps_dispatch_buffer_grows_from_the_value_in_use() -> None:
 )
 def test_errors_in_other_pasted_shapes_are_the_root_cause(text: str, wanted: str) -> None:
     assert wanted in subject_of(text)
+
+
+def test_flashinfers_attention_kernel_named_in_the_message_switches_the_backend() -> None:
+    """Issue 14 round 9: no frame shows flashinfer, the message names its kernel."""
+    text = "RuntimeError: BatchPrefillWithPagedKVCache failed with error: invalid configuration argument\n"
+    assert first_move(text, attention_backend="flashinfer") == "set attention-backend=triton"
+
+
+@pytest.mark.parametrize(
+    ("text", "wanted"),
+    [
+        # Ray's wrapper names the remote exception in parentheses
+        (
+            "Traceback (most recent call last):\n"
+            '  File "/opt/conda/lib/python3.10/site-packages/ray/_private/worker.py", line 2661, in get\n'
+            "    raise value.as_instanceof_cause()\n"
+            "ray.exceptions.RayTaskError(ValueError): ray::rollout() (pid=1200, ip=10.0.0.9)\n"
+            '  File "/workspace/rollout.py", line 40, in rollout\n',
+            "RayTaskError(ValueError)",
+        ),
+        # error-level lines: the one that says what went wrong, not the one that says what follows
+        (
+            "[rank1]:[E1201 10:00:01.000000001 ProcessGroupNCCL.cpp:1500] [PG ID 0 PG GUID 0 Rank 1] "
+            "ProcessGroupNCCL preparing to dump debug info. Include stack trace: 1\n"
+            "[rank3]:[E1201 10:00:02.000000002 ProcessGroupNCCL.cpp:1800] [PG ID 0 PG GUID 0 Rank 3] "
+            "Received a dump signal due to a collective timeout from rank 3\n",
+            "collective timeout",
+        ),
+        # a message in backticks that says it should not happen
+        ("the scheduler logs `slot 12 freed twice, this should never happen` and then hangs\n", "freed twice"),
+        # a failure word, then five words, then the quote
+        (
+            "The first request fails inside the FlashMLA decode with `unsupported head dim 96`.\n",
+            "unsupported head dim 96",
+        ),
+    ],
+)
+def test_round_eight_paste_shapes_are_read(text: str, wanted: str) -> None:
+    """Issue 14 round 9, written before the change: shapes round 8's logs showed."""
+    assert wanted in subject_of(text)

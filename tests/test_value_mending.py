@@ -135,3 +135,13 @@ def test_a_replacement_value_the_host_does_not_offer_takes_a_choice_that_keeps_i
     assert move is not None
     child = apply(Candidate.build({"model-path": "/m", "enforce-piecewise-cuda-graph": True}), move)
     assert child.arg("cuda-graph-backend-prefill") in ("full", "breakable")
+
+
+def test_a_list_the_message_spells_out_is_set() -> None:
+    """Issue 14 round 9: "should only have one parameter: ['tse']" gives the list to set."""
+    child = first_child(
+        {"generation-tokens-buckets": ["tse", "2", "8", "4"]},
+        "AssertionError",
+        "--generation-tokens-buckets tse rule should only have one parameter: ['tse'], got 4",
+    )
+    assert child.arg("generation-tokens-buckets") in ("tse", ("tse",))
