@@ -55,6 +55,7 @@ SETS = (
     "sglang-0.5.23-fifth",
     "sglang-0.5.23-sixth",
     "sglang-0.5.23-seventh",
+    "sglang-0.5.23-eighth",
     "users",
     "users2",
     "users3",
