@@ -60,6 +60,7 @@ SETS = (
     "users2",
     "users3",
     "users4",
+    "users5",
     "spellings",
 )
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
