@@ -37,7 +37,10 @@ Three ways of scoring, printed side by side:
   changed for round 7 (never tuned on);
 * **round 8**: the cases marked ``round: 8``, gathered after round 7 was scored and
   committed (frozen) before the bench was first run on them and before the engine was
-  changed for round 8 (never tuned on).
+  changed for round 8 (never tuned on);
+* **round 9**: the cases marked ``round: 9``, gathered after round 8 was scored and
+  committed (frozen) before the bench was first run on them and before the engine was
+  changed for round 9 (never tuned on).
 
     python bench/runtime_logs.py [--verbose] [--split dev|heldout|all]
 """
@@ -150,7 +153,9 @@ class Case:
     @property
     def frozen_split(self) -> str:
         """The split the case was frozen in, whatever was tuned on it later."""
-        if self.round >= 8:
+        if self.round >= 9:
+            return "round9"  # gathered after round 8 was scored, committed before it was scored
+        if self.round == 8:
             return "round8"  # gathered after round 7 was scored, committed before it was scored
         if self.round == 7:
             return "round7"  # gathered after round 6 was scored, committed before it was scored
@@ -326,6 +331,7 @@ def main() -> int:
     sixth = [c for c in cases if c.split == "round6"]
     seventh = [c for c in cases if c.split == "round7"]
     eighth = [c for c in cases if c.split == "round8"]
+    ninth = [c for c in cases if c.split == "round9"]
     older = [c for c in cases if c.round < 3]
     as_frozen = [c for c in cases if c.frozen_split in ("heldout", "round3")]
     regimes = [
@@ -344,6 +350,8 @@ def main() -> int:
         ("round 7, family left out", evaluate(catalog, families, seventh, lofo=True)),
         ("round 8 (never tuned on)", evaluate(catalog, families, eighth, lofo=False)),
         ("round 8, family left out", evaluate(catalog, families, eighth, lofo=True)),
+        ("round 9 (never tuned on)", evaluate(catalog, families, ninth, lofo=False)),
+        ("round 9, family left out", evaluate(catalog, families, ninth, lofo=True)),
         (
             f"held-out + round 3 as frozen ({len(TUNED_ON)} tuned on since)",
             evaluate(catalog, families, as_frozen, lofo=False),
@@ -352,7 +360,8 @@ def main() -> int:
     nones = [c for c in cases if c.fix == "none"]
     print(
         f"{len(cases)} real logs ({len(dev)} dev, {len(held)} held-out, {len(fresh)} round 3, {len(fourth)} round 4, "
-        f"{len(fifth)} round 5, {len(sixth)} round 6, {len(seventh)} round 7, {len(eighth)} round 8; of the dev, {len(TUNED_ON)} "
+        f"{len(fifth)} round 5, {len(sixth)} round 6, {len(seventh)} round 7, {len(eighth)} round 8, "
+        f"{len(ninth)} round 9; of the dev, {len(TUNED_ON)} "
         f"were frozen held-out and tuned on since); {sum(c.has_fix for c in cases)} threads "
         f"reached a launch change, {len(nones)} a fix outside the launch\n"
     )
