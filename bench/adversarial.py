@@ -226,6 +226,26 @@ def watchdog_words(size: int) -> bytes:
     return _lines("watchdog timeout (" * (LINE // 18), size)
 
 
+def bare_names(size: int) -> bytes:
+    """An exception name alone at the end of every line (its message would be the next)."""
+    return _lines("x " * (LINE // 4) + "RuntimeError:", size)
+
+
+def failed_with_error(size: int) -> bytes:
+    """'failed with error: ' many times a line (a part's failure line, the round 7 shape)."""
+    return _lines("X failed with error: " * (LINE // 21), size)
+
+
+def wrapped_names(size: int) -> bytes:
+    """'Error(Error): ' runs: a wrapper naming the remote exception (Ray's shape), nested."""
+    return _lines("AError(" * (LINE // 14) + "BError): x", size)
+
+
+def error_codes_in_prose(size: int) -> bytes:
+    """A failure word and backticked upper-case codes that never end a status name."""
+    return _lines("fails `" + "A_B_C_" * (LINE // 6) + "` error", size)
+
+
 def command_near_miss(size: int) -> bytes:
     """'launch_server' on every line after a long path-like run, no interpreter before it."""
     return _lines("a" * (LINE - 40) + " x.launch_server sglang serveX", size)
@@ -266,6 +286,10 @@ SHAPES: dict[str, Callable[[int], bytes]] = {
     "backticked spans in a message": backtick_spans,
     "'watchdog timeout (' x N": watchdog_words,
     "launch command near misses": command_near_miss,
+    "exception name alone at line end": bare_names,
+    "'failed with error: ' x N": failed_with_error,
+    "nested wrapper names": wrapped_names,
+    "error codes in prose, near misses": error_codes_in_prose,
 }
 
 
