@@ -25,6 +25,7 @@ import yaml
 
 from .classify import Subject
 from .model import Edit, EditOp, Move, json_object, json_text
+from .renames import same_state
 
 # A JSON parse failure, as json raises it or as a check reports it.
 _MALFORMED = re.compile(
@@ -85,7 +86,6 @@ _REFUSED_IN_JSON = re.compile(
     r"[^\n]{0,40}?(?:not allowed|invalid|not supported|unsupported)[^\n]{0,20}?(?:allowed|choices|one of)[:\s]*"
     r"[(\[{]?(?P<names>(?:\s*['\"][^'\"\n]{1,60}['\"]\s*,?){1,20})"
 )
-_OFF_WORDS = frozenset({"none", "null", "off", "disable", "disabled", "false", "no", "0", ""})
 
 
 def _revalued(found: re.Match[str], args: tuple[tuple[str, Any], ...]) -> Iterator[Move]:
@@ -93,8 +93,7 @@ def _revalued(found: re.Match[str], args: tuple[tuple[str, Any], ...]) -> Iterat
     as the value had it (on or off), the rest of the object kept."""
     allowed = _QUOTED.findall(found.group("names"))
     value = found.group("value")
-    off = value.lower() in _OFF_WORDS
-    same = [a for a in allowed if (a.lower() in _OFF_WORDS) == off] or allowed
+    same = same_state(value, allowed) or allowed
     ranked = difflib.get_close_matches(value, same, n=len(same), cutoff=0.0) or same
     path = (*re.findall(r"\[([^\]]+)\]", found.group("path")), found.group("key"))
     for name, current in args:

@@ -175,9 +175,15 @@ def _valid_choice(flag: str, value: str, catalog: Catalog) -> str:
     close = difflib.get_close_matches(value, choices, n=1, cutoff=0.6)
     if close:
         return close[0]
-    off = value.lower() in OFF_WORDS
-    same = [c for c in choices if (c.lower() in OFF_WORDS) == off]
+    same = same_state(value, choices)
     return same[0] if same else value
+
+
+def same_state(value: str, choices: Sequence[str]) -> list[str]:
+    """The choices that leave a feature as ``value`` does: off words for an off word,
+    the others for any other value."""
+    off = value.lower() in OFF_WORDS
+    return [c for c in choices if (c.lower() in OFF_WORDS) == off]
 
 
 def rename_edits(

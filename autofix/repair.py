@@ -712,11 +712,9 @@ def advice_moves(advice: Sequence[str], flags: Flags) -> list[Move]:
             if edit is not None and str(flags.candidate.arg(edit.target)).lower() != str(edit.value).lower():
                 out.append(_inferred([edit], "advice"))
         for found in _DIRECTION.finditer(line):
-            flag = found.group("flag")
-            current = _number(flags.value(flag, {})) if flags.spelling(flag) else None
-            if current is not None and not flags.assume_present:
-                edit = Edit(EditOp.SCALE, flags.target(flag), _scaled(flag, current, found.group("down") is not None))
-                out.append(_inferred([edit], "advice"))
+            scaled = _scaled_edit(found, flags)
+            if scaled is not None:
+                out.append(_inferred([scaled], "advice"))
     return out
 
 
@@ -932,8 +930,6 @@ def closest_choices(given: str, choices: Sequence[str], preferred: Sequence[str]
     return list(dict.fromkeys([*meant, *prefixed, *similar]))
 
 
-# Choices that mean "off": never the value that switches a feature on.
-_OFF = OFF_WORDS
 MAX_ON_VALUES = 3
 
 
@@ -943,7 +939,7 @@ def on_values(flag: str, flags: Flags) -> list[ArgValue]:
     neither says anything (no value is invented)."""
     info = flags.catalog.flag(flag)
     domain = [str(v) for v in flags.catalog.domains.get(flags.catalog.canonical(flag), ())]
-    choices = [str(c) for c in (info.choices if info else ()) if str(c).lower() not in _OFF]
+    choices = [str(c) for c in (info.choices if info else ()) if str(c).lower() not in OFF_WORDS]
     out = [normalize_value(v) for v in dict.fromkeys([*domain, *choices])]
     return [v for v in out if v is not None][:MAX_ON_VALUES]
 
@@ -1050,19 +1046,12 @@ def _from_message(message: str, flags: Flags) -> list[Move]:
         if flags.spelling(found.group("flag")):  # back to SGLang's own default
             add([Edit(EditOp.DROP, flags.target(found.group("flag")))])
     # "a smaller / larger --x", "increase --x", "at least N": a scale in that direction.
-    directed: set[str] = set()
     for found in _DIRECTION.finditer(message):
-        flag = found.group("flag")
-        current = _number(flags.value(flag, {})) if flags.spelling(flag) else None
-        if current is None or flags.assume_present:
-            directed.add(flag)
-            continue
-        smaller = found.group("down") is not None
-        if found.group("least"):
-            add([Edit(EditOp.SET, flags.target(flag), found.group("least"))])
-        else:
-            add([Edit(EditOp.SCALE, flags.target(flag), _scaled(flag, current, smaller))])
-        directed.add(flag)
+        scaled = _scaled_edit(found, flags)
+        if scaled is not None and found.group("least"):
+            add([Edit(EditOp.SET, scaled.target, found.group("least"))])
+        elif scaled is not None:
+            add([scaled])
     out.extend(_inferred([e], "timeout") for e in _timeouts_that_fired(message, flags))
     # A value the user set, named in prose where the message says what is not supported
     # ("not supported with Flex Attention backend", attention-backend: flex_attention).
@@ -1071,6 +1060,16 @@ def _from_message(message: str, flags: Flags) -> list[Move]:
         if isinstance(value, str) and not named_flag and _mentioned(value, message) and not flags.is_host_fact(name):
             add([Edit(EditOp.DROP, name)], "value")
     return out
+
+
+def _scaled_edit(found: re.Match[str], flags: Flags) -> Edit | None:
+    """The scale a "smaller / larger --x" match asks for, from the value the candidate
+    holds (None: no value known, or offline)."""
+    flag = found.group("flag")
+    current = _number(flags.value(flag, {})) if flags.spelling(flag) else None
+    if current is None or flags.assume_present:
+        return None
+    return Edit(EditOp.SCALE, flags.target(flag), _scaled(flag, current, found.group("down") is not None))
 
 
 # A fraction (of GPU memory …) moves by a tenth and stays below 1; other sizes halve or double.
@@ -1252,7 +1251,9 @@ def _holder_of_value(text: str, flags: Flags) -> tuple[str, str] | None:
         if flags.is_pinned(name):
             continue
         named_choices = [
-            str(c) for c in info.choices if len(str(c)) >= 3 and str(c).lower() not in _OFF and _words(str(c)) in named
+            str(c)
+            for c in info.choices
+            if len(str(c)) >= 3 and str(c).lower() not in OFF_WORDS and _words(str(c)) in named
         ]
         if not named_choices:
             continue

@@ -14,9 +14,9 @@ import re
 from collections.abc import Iterator
 
 from .model import ArgValue, Edit, EditOp, Move, normalize_value
+from .renames import OFF_WORDS
 from .repair import (
     _FLAG_IN_TEXT,
-    _OFF,
     _REFUSED_OBJECT,
     Flags,
     _holder_of_value,
@@ -158,7 +158,7 @@ def _in_preferred_order(flag: str, items: list[str], flags: Flags, exclude: str 
     catalogue's documented values, then the parser's order, decide; otherwise the author's
     order does. Only values the flag's parser takes (when it lists choices), none off."""
     choices = _choices(flag, flags)
-    usable = [i for i in items if i != exclude and i.lower() not in _OFF and (not choices or i in choices)]
+    usable = [i for i in items if i != exclude and i.lower() not in OFF_WORDS and (not choices or i in choices)]
     if len(usable) >= 3 and [u.lower() for u in usable] == sorted(u.lower() for u in usable):
         domain = [str(v) for v in flags.catalog.domains.get(flags.catalog.canonical(flag), ())]
         rank = {v: i for i, v in enumerate([*domain, *choices])}
@@ -180,7 +180,7 @@ def _restricting(message: str, holder: str, flags: Flags) -> Iterator[str]:
         canonical = flags.catalog.canonical(name)
         if canonical == holder or flags.is_pinned(name) or not isinstance(value, str) or "/" in value:
             continue
-        if len(value) >= 3 and value.lower() not in _OFF and _words(value) in said:
+        if len(value) >= 3 and value.lower() not in OFF_WORDS and _words(value) in said:
             yield name
 
 
@@ -282,7 +282,7 @@ def _other_width(message: str, flags: Flags) -> list[Move]:
         others = [
             c
             for c in dict.fromkeys([*domain, *choices])
-            if c in choices and c.lower() not in _OFF and _width(c) not in (None, bits) and c != current
+            if c in choices and c.lower() not in OFF_WORDS and _width(c) not in (None, bits) and c != current
         ]
         if others:
             out.append(_inferred([Edit(EditOp.SET, flags.target(flag), others[0])], "wording"))

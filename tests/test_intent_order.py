@@ -9,19 +9,14 @@ from __future__ import annotations
 import pytest
 
 from autofix.catalog import load_catalog
-from autofix.classify import Diagnosis, Subject
-from autofix.model import Candidate, Failure, Gate
-from autofix.repair import propose
+
+from .proposing import proposed
 
 CATALOG = load_catalog()
-BARE = CATALOG.without_classes()
 
 
 def first(args: dict[str, object], exception: str, message: str) -> str:
-    candidate = Candidate.build({"model-path": "/m", **args})
-    subject = Subject(exception, message, None)
-    failure = Failure(gate=Gate.PREFLIGHT, class_id=None, fingerprint="f", exception=exception, message=message)
-    proposals = propose(candidate, Diagnosis(failure, subject), BARE, pinned=("model-path",))
+    _, proposals = proposed(args, exception, message)
     assert proposals, "no move at all"
     return proposals[0].move.label()
 

@@ -10,21 +10,15 @@ import json
 
 import pytest
 
-from autofix.catalog import load_catalog
-from autofix.classify import Diagnosis, Subject
-from autofix.model import Candidate, Failure, Gate
-from autofix.repair import apply, propose
+from autofix.model import Candidate
+from autofix.repair import apply
 
-BARE = load_catalog().without_classes()
+from .proposing import proposed
 
 
 def proposals(args: dict[str, object], exception: str, message: str) -> list[Candidate]:
-    candidate = Candidate.build({"model-path": "/m", **args})
-    subject = Subject(exception, message, None)
-    failure = Failure(gate=Gate.PREFLIGHT, class_id=None, fingerprint="f", exception=exception, message=message)
-    return [
-        apply(candidate, p.move) for p in propose(candidate, Diagnosis(failure, subject), BARE, pinned=("model-path",))
-    ]
+    candidate, found = proposed(args, exception, message)
+    return [apply(candidate, p.move) for p in found]
 
 
 def first_value(args: dict[str, object], exception: str, message: str, flag: str) -> object:

@@ -9,20 +9,15 @@ from __future__ import annotations
 
 import json
 
-from autofix.catalog import load_catalog
-from autofix.classify import Diagnosis, Subject
-from autofix.model import Candidate, Failure, Gate
-from autofix.repair import apply, propose
+from autofix.model import Candidate
+from autofix.repair import apply
 from autofix.search import Child, Search
 
-BARE = load_catalog().without_classes()
+from .proposing import BARE, proposed
 
 
 def children(args: dict[str, object], exception: str, message: str) -> list[Child]:
-    candidate = Candidate.build({"model-path": "/m", **args})
-    subject = Subject(exception, message, None)
-    failure = Failure(gate=Gate.PREFLIGHT, class_id=None, fingerprint="f", exception=exception, message=message)
-    found = propose(candidate, Diagnosis(failure, subject), BARE, pinned=("model-path",))
+    candidate, found = proposed(args, exception, message)
     return [Child(apply(candidate, p.move), p.move, p.rank, p.gives_up) for p in found]
 
 
@@ -79,33 +74,23 @@ def test_an_object_where_an_array_is_wanted_becomes_its_pairs() -> None:
     assert json.loads(str(child.arg("sidecar-args"))) == ["--workers", "4", "--verbose"]
 
 
+NGRAM_ON_XPU = (
+    {
+        "speculative-algorithm": "NGRAM",
+        "speculative-ngram-max-bfs-breadth": "8",
+        "speculative-num-draft-tokens": "8",
+        "tp-size": 2,
+    },
+    "ValueError",
+    "NGRAM speculative decoding is not supported by the XPU platform on device 'xpu'.",
+)
+
+
 def test_a_feature_not_supported_on_this_device_goes_with_what_serves_it() -> None:
-    child = first_tried(
-        {
-            "speculative-algorithm": "NGRAM",
-            "speculative-ngram-max-bfs-breadth": "8",
-            "speculative-num-draft-tokens": "8",
-            "tp-size": 2,
-        },
-        "ValueError",
-        "NGRAM speculative decoding is not supported by the XPU platform on device 'xpu'.",
-    )
+    child = first_tried(*NGRAM_ON_XPU)
     assert not child.has("speculative-algorithm")
     assert child.arg("tp-size") == "2"
     # The options that serve it go in one move too (proposed; the search tries the single
     # drop first, as it costs less).
-    together = [
-        c
-        for c in children(
-            {
-                "speculative-algorithm": "NGRAM",
-                "speculative-ngram-max-bfs-breadth": "8",
-                "speculative-num-draft-tokens": "8",
-                "tp-size": 2,
-            },
-            "ValueError",
-            "NGRAM speculative decoding is not supported by the XPU platform on device 'xpu'.",
-        )
-        if not c.candidate.has("speculative-ngram-max-bfs-breadth")
-    ]
+    together = [c for c in children(*NGRAM_ON_XPU) if not c.candidate.has("speculative-ngram-max-bfs-breadth")]
     assert together and not together[0].candidate.has("speculative-num-draft-tokens")

@@ -13,31 +13,12 @@ from __future__ import annotations
 
 import pytest
 
-from autofix.catalog import load_catalog
-from autofix.classify import Diagnosis, classify
+from autofix.classify import classify
 from autofix.model import Candidate, EditOp, Gate
 from autofix.repair import propose
 from autofix.tracebacks import parse_text
 
-CATALOG = load_catalog()
-
-
-def diagnose(text: str) -> Diagnosis:
-    return classify(parse_text(text), CATALOG, Gate.START)
-
-
-def subject_of(text: str) -> str:
-    d = diagnose(text)
-    return f"{d.subject.exception}: {d.subject.message}"
-
-
-def first_move(text: str, **args: object) -> str:
-    candidate = Candidate(())
-    for flag, value in args.items():
-        candidate = candidate.with_arg(flag.replace("_", "-"), "true" if value is True else str(value))
-    proposals = propose(candidate, diagnose(text), CATALOG)
-    return proposals[0].move.label() if proposals else "-"
-
+from .test_runtime_wild import CATALOG, first_move, subject_of
 
 # --- "<part> failed with error: <detail>", the traceback cut below it ----------------------
 

@@ -14,19 +14,15 @@ import json
 import pytest
 
 from autofix.catalog import load_catalog
-from autofix.classify import Diagnosis, Subject
-from autofix.model import Candidate, Failure, Gate
+from autofix.model import Candidate
 from autofix.renames import rename_move
-from autofix.repair import apply, propose
+from autofix.repair import apply
 
-BARE = load_catalog().without_classes()
+from .proposing import proposed
 
 
 def first_child(args: dict[str, object], exception: str, message: str) -> Candidate:
-    candidate = Candidate.build({"model-path": "/m", **args})
-    subject = Subject(exception, message, None)
-    failure = Failure(gate=Gate.PREFLIGHT, class_id=None, fingerprint="f", exception=exception, message=message)
-    found = propose(candidate, Diagnosis(failure, subject), BARE, pinned=("model-path",))
+    candidate, found = proposed(args, exception, message)
     assert found, "no move at all"
     return apply(candidate, found[0].move)
 
