@@ -162,3 +162,21 @@ def test_a_move_that_gives_up_what_the_user_asked_for_waits_for_longer_repairs()
     drop = Child(base.without_arg("speculative-algorithm"), move("speculative-algorithm"), 0, gives_up=True)
     s.tell(base.key, "failed", [drop, fold])
     assert [p.candidate for p in iter(s.ask, None)] == [fold.candidate, drop.candidate]
+
+
+def test_dropping_flags_the_hosts_release_cannot_take_costs_nothing() -> None:
+    """A rename move that drops flags of a newer release than the host's (all of them, in
+    one move) is what the user meant on this host: it goes before any single drop of one
+    of them, which would leave the others for one more attempt each."""
+    base = Candidate.build({"tp-size": "2", "enable-prefill-cp": True, "attn-cp-size": "2", "cp-strategy": "zigzag"})
+    s = Search(base)
+    s.ask()
+    newer = ("enable-prefill-cp", "attn-cp-size", "cp-strategy")
+    all_at_once = Move(tuple(Edit(EditOp.DROP, f) for f in newer), inferred=True, origin="rename")
+    dropped_all = base
+    for flag in newer:
+        dropped_all = dropped_all.without_arg(flag)
+    singles = [child(base, flag, None, rank, inferred=True) for rank, flag in enumerate(newer, start=1)]
+    s.tell(base.key, "failed", [*singles, Child(dropped_all, all_at_once, 4)])
+    first = s.ask()
+    assert first is not None and first.candidate == dropped_all
