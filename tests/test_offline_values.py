@@ -53,3 +53,37 @@ def test_offline_a_negative_member_is_taken_out() -> None:
         "ValueError: --return-aux-hidden-state-layer-ids must be non-negative, got [2, 7, -1].\n"
     )
     assert first_offline(text) == "set return-aux-hidden-state-layer-ids=2 7"
+
+
+# Issue 14 round 10, written before the change: a statement that two switches exclude each
+# other says both are on. Offline (no argv) the engine assumed nothing of them and proposed
+# turning both on (a move that changes nothing) before the drops that resolve it.
+EXCLUSIVE = [
+    "ValueError: --enable-mixed-chunk and --enable-two-batch-overlap are mutually exclusive.",
+    "ValueError: Cannot enable both --enable-mixed-chunk and --enable-two-batch-overlap; pick one.",
+    "ValueError: --enable-two-batch-overlap cannot be combined with --enable-mixed-chunk.",
+    "ValueError: --enable-mixed-chunk cannot be used together with --enable-two-batch-overlap",
+]
+
+
+def _preflight_error(line: str) -> str:
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "/venv/lib/python3.11/site-packages/sglang/srt/server_args.py", line 900, in check\n'
+        "    raise ValueError(msg)\n"
+        f"{line}\n"
+    )
+
+
+def test_switches_said_to_exclude_each_other_are_on_so_the_moves_drop_one() -> None:
+    for line in EXCLUSIVE:
+        moves = offline_moves(classify(parse_text(_preflight_error(line)), CATALOG, Gate.PREFLIGHT), CATALOG)
+        labels = [m.label() for m in moves]
+        assert labels and all("=True" not in label for label in labels), (line, labels)
+        assert labels[0] in ("drop enable-mixed-chunk", "drop enable-two-batch-overlap"), (line, labels)
+
+
+def test_switches_a_check_requires_are_still_turned_on() -> None:
+    line = "ValueError: --enable-dp-lm-head requires --enable-dp-attention and --enable-mixed-chunk to be set."
+    moves = offline_moves(classify(parse_text(_preflight_error(line)), CATALOG, Gate.PREFLIGHT), CATALOG)
+    assert any("set enable-dp-attention=True" in m.label() for m in moves)
