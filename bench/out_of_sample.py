@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import subprocess
 import sys
 import tempfile
 import time
@@ -179,6 +180,9 @@ class Searched:
     intent: bool | None  # None: no verified fix to hold it to
     first_offline: bool | None
     winner: str
+    # The same, as `autofix classify --python PATH` gives it: the failing frame's source
+    # read from the host's install (what the issue asks offline to do when given one).
+    first_offline_source: bool | None = None
 
 
 def base_text(case_id: str, argv: list[str], python: str, max_attempts: int = 12) -> str:
@@ -205,12 +209,32 @@ def _winner_moves(runner: Runner, run_id: int, winner: Any) -> list[Move]:
     return list(reversed(moves))
 
 
-def offline_right(output: str, fixes: list[set[tuple[str, str]]], base: set[tuple[str, str]], catalog: Catalog) -> bool:
-    """The first move `autofix classify` proposes for the base's failure, applied to the
-    base, moves it toward a verified fix (every pair it sets is in the fix, every flag
-    it drops is not)."""
+def installed_source(purelib: Path, output: str, catalog: Catalog) -> str | None:
+    """The failing frame's file as installed under ``purelib`` (None: no frame, or not there)."""
+    frame = classify(parse_text(output), catalog, Gate.PREFLIGHT).failure.frame
+    if frame is None:
+        return None
+    path = str(frame.file).replace("\\", "/")
+    marker = "site-packages/"
+    rel = path[path.rfind(marker) + len(marker) :] if marker in path else path[path.find("sglang/") :]
+    try:
+        return (purelib / rel).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+
+
+def offline_right(
+    output: str,
+    fixes: list[set[tuple[str, str]]],
+    base: set[tuple[str, str]],
+    catalog: Catalog,
+    source: str | None = None,
+) -> bool:
+    """The first move `autofix classify` proposes for the base's failure (``source``: the
+    failing file, as ``--python`` reads it), applied to the base, moves it toward a
+    verified fix (every pair it sets is in the fix, every flag it drops is not)."""
     diagnosis = classify(parse_text(output), catalog, Gate.PREFLIGHT)
-    moves = offline_moves(diagnosis, catalog)
+    moves = offline_moves(diagnosis, catalog, source)
     if not moves:
         return False
     move = moves[0]
@@ -270,6 +294,12 @@ def search_cases(
     preflight = Preflight(host, Target("sglang", python, "sglang.launch_server"))
     info = preflight.start()
     host_catalog = catalog.with_parser(info.parser, info.version)
+    purelib = Path(
+        subprocess.run(
+            [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+            capture_output=True, text=True, check=True,
+        ).stdout.strip()
+    )  # fmt: skip
     results: list[Searched] = []
     with tempfile.TemporaryDirectory() as tmp:
         store_url = f"sqlite:///{Path(tmp) / 'runs.db'}"
@@ -289,6 +319,14 @@ def search_cases(
                         first.output, fixes, canonical_pairs(config.base.args_dict(), host_catalog), host_catalog
                     )
                 )
+                offline_source = (
+                    None
+                    if first.ok or not fixes
+                    else offline_right(
+                        first.output, fixes, canonical_pairs(config.base.args_dict(), host_catalog), host_catalog,
+                        installed_source(purelib, first.output, host_catalog),
+                    )
+                )  # fmt: skip
                 options = SearchOptions(gates=(Gate.PREFLIGHT,), max_attempts=12, max_time=600, host_label="local")
                 runner = Runner(
                     config, options, store=open_store(store_url), host=host, target=preflight.target,
@@ -311,14 +349,22 @@ def search_cases(
                 chain = int(case.get("chain_length", 1))
                 results.append(
                     Searched(
-                        case["id"], not first.ok, winner is not None, result.attempts, chain + 1, intent, offline, label
+                        case["id"],
+                        not first.ok,
+                        winner is not None,
+                        result.attempts,
+                        chain + 1,
+                        intent,
+                        offline,
+                        label,
+                        offline_source,
                     )
                 )
                 if verbose:
                     r = results[-1]
                     print(
                         f"  {'PASS' if r.passed else 'fail'} {r.attempts:2d}/{r.budget:<2d} intent={r.intent!s:<5} "
-                        f"offline={r.first_offline!s:<5} {r.case:<44} {r.winner}",
+                        f"offline={r.first_offline!s:<5} src={r.first_offline_source!s:<5} {r.case:<44} {r.winner}",
                         flush=True,
                     )
         finally:
@@ -332,6 +378,7 @@ def figures(results: list[Searched]) -> list[str]:
     passed = [r for r in failing if r.passed]
     judged = [r for r in failing if r.intent is not None]
     off = [r for r in failing if r.first_offline is not None]
+    src = [r for r in failing if r.first_offline_source is not None]
     n = len(failing) or 1
     mean = sum(r.attempts for r in passed) / len(passed) if passed else 0.0
     budget = sum(r.budget for r in passed) / len(passed) if passed else 0.0
@@ -340,13 +387,22 @@ def figures(results: list[Searched]) -> list[str]:
         f"{mean:.2f} / {budget:.2f}",
         f"{sum(bool(r.intent) for r in judged)}/{len(judged)}",
         f"{sum(bool(r.first_offline) for r in off)}/{len(off)} {100 * sum(bool(r.first_offline) for r in off) / (len(off) or 1):.0f}%",
+        f"{sum(bool(r.first_offline_source) for r in src)}/{len(src)} {100 * sum(bool(r.first_offline_source) for r in src) / (len(src) or 1):.0f}%"
+        if src
+        else "n/a",
     ]
 
 
 def side_by_side(columns: dict[str, list[Searched]]) -> str:
     """Every figure in one table: in sample (the captures, full catalogue) first, then
     each out-of-sample column."""
-    rows = ("preflight search PASS", "mean attempts / chain+1", "intent kept", "first offline move in a fix")
+    rows = (
+        "preflight search PASS",
+        "mean attempts / chain+1",
+        "intent kept",
+        "first offline move in a fix",
+        "  the same with --python",
+    )
     cells = {name: figures(results) for name, results in columns.items()}
     width = max(14, *(len(n) for n in cells))
     lines = [" " * 28 + "".join(f"{n:>{width + 2}}" for n in cells)]
@@ -363,6 +419,8 @@ def summarize(label: str, results: list[Searched]) -> str:
     kept = [r for r in judged if r.intent]
     off = [r for r in failing if r.first_offline is not None]
     off_ok = [r for r in off if r.first_offline]
+    src = [r for r in failing if r.first_offline_source is not None]
+    src_ok = [r for r in src if r.first_offline_source]
     mean = sum(r.attempts for r in passed) / len(passed) if passed else 0.0
     budget = sum(r.budget for r in passed) / len(passed) if passed else 0.0
     n = len(failing) or 1
@@ -370,6 +428,7 @@ def summarize(label: str, results: list[Searched]) -> str:
         f"{label}: {len(failing)} fail first; PASS {len(passed)}/{len(failing)} ({100 * len(passed) / n:.0f} %), "
         f"mean attempts {mean:.2f} (budget chain+1 {budget:.2f}, {len(within)} within), "
         f"intent kept {len(kept)}/{len(judged)}, first offline move in a verified fix {len(off_ok)}/{len(off)}"
+        + (f" ({len(src_ok)}/{len(src)} with --python)" if src else "")
         + (f"; {len(results) - len(failing)} pass at once" if len(results) > len(failing) else "")
     )
 

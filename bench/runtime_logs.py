@@ -40,7 +40,11 @@ Three ways of scoring, printed side by side:
   changed for round 8 (never tuned on);
 * **round 9**: the cases marked ``round: 9``, gathered after round 8 was scored and
   committed (frozen) before the bench was first run on them and before the engine was
-  changed for round 9 (never tuned on).
+  changed for round 9 (never tuned on);
+* **round 10**: the cases marked ``round: 10``, gathered after round 9 was scored and
+  committed (frozen) before the bench was first run on them and before the engine was
+  changed for round 10 (never tuned on). Each must hold pasted server output (a traceback,
+  an error or log line), not only prose.
 
     python bench/runtime_logs.py [--verbose] [--split dev|heldout|all]
 """
@@ -153,7 +157,9 @@ class Case:
     @property
     def frozen_split(self) -> str:
         """The split the case was frozen in, whatever was tuned on it later."""
-        if self.round >= 9:
+        if self.round >= 10:
+            return "round10"  # gathered after round 9 was scored, committed before it was scored
+        if self.round == 9:
             return "round9"  # gathered after round 8 was scored, committed before it was scored
         if self.round == 8:
             return "round8"  # gathered after round 7 was scored, committed before it was scored
@@ -332,6 +338,7 @@ def main() -> int:
     seventh = [c for c in cases if c.split == "round7"]
     eighth = [c for c in cases if c.split == "round8"]
     ninth = [c for c in cases if c.split == "round9"]
+    tenth = [c for c in cases if c.split == "round10"]
     older = [c for c in cases if c.round < 3]
     as_frozen = [c for c in cases if c.frozen_split in ("heldout", "round3")]
     regimes = [
@@ -352,6 +359,8 @@ def main() -> int:
         ("round 8, family left out", evaluate(catalog, families, eighth, lofo=True)),
         ("round 9 (never tuned on)", evaluate(catalog, families, ninth, lofo=False)),
         ("round 9, family left out", evaluate(catalog, families, ninth, lofo=True)),
+        ("round 10 (never tuned on)", evaluate(catalog, families, tenth, lofo=False)),
+        ("round 10, family left out", evaluate(catalog, families, tenth, lofo=True)),
         (
             f"held-out + round 3 as frozen ({len(TUNED_ON)} tuned on since)",
             evaluate(catalog, families, as_frozen, lofo=False),
@@ -361,7 +370,7 @@ def main() -> int:
     print(
         f"{len(cases)} real logs ({len(dev)} dev, {len(held)} held-out, {len(fresh)} round 3, {len(fourth)} round 4, "
         f"{len(fifth)} round 5, {len(sixth)} round 6, {len(seventh)} round 7, {len(eighth)} round 8, "
-        f"{len(ninth)} round 9; of the dev, {len(TUNED_ON)} "
+        f"{len(ninth)} round 9, {len(tenth)} round 10; of the dev, {len(TUNED_ON)} "
         f"were frozen held-out and tuned on since); {sum(c.has_fix for c in cases)} threads "
         f"reached a launch change, {len(nones)} a fix outside the launch\n"
     )
