@@ -458,7 +458,10 @@ def offline_moves(diagnosis: Diagnosis, catalog: Catalog, source: str | None = N
         proposed = [p.move for p in propose(known, diagnosis, catalog, source=source)]
         if proposed:
             return proposed
-    shown = {f: v for f, v in shown_values(_offline_text(diagnosis.subject)).items() if catalog.knows(f)}
+    text = _offline_text(diagnosis.subject)
+    shown = {f: v for f, v in shown_values(text).items() if catalog.knows(f)}
+    for switch in exclusive_switches(text, catalog):
+        shown.setdefault(switch, True)
     flags = Flags(_built(shown), catalog, assume_present=True)
     moves: list[Move] = []
     if _parser_refused(diagnosis.subject):
@@ -503,6 +506,31 @@ def shown_values(message: str) -> dict[str, ArgValue]:
         out.setdefault(found.group("flag"), _shown(found.group("value").rstrip(".")))
     for found in _FIELD_VALUE.finditer(message):
         out.setdefault(flag_name(found.group("field")), _shown(found.group("value")))
+    return out
+
+
+# "--a and --b are mutually exclusive", "Cannot enable both --a and --b", "--a cannot be
+# combined / used / set together with --b": one sentence that says two choices exclude
+# each other (SGLang's wordings), so both are on.
+_EXCLUSIVE = re.compile(
+    r"(?i:mutually exclusive|cannot (?:enable|use|set|have) both|cannot be (?:combined|used|set|enabled)"
+    r"(?: together)?(?: with)?|are incompatible(?: with each other)?)"
+)
+_SENTENCE = re.compile(r"[^.;\n]+(?:\.(?=\S)[^.;\n]*)*")
+_NAMED_FLAG = re.compile(r"--(?P<flag>[a-z0-9][a-z0-9-]*)")
+
+
+def exclusive_switches(message: str, catalog: Catalog) -> list[str]:
+    """The on/off switches a sentence of the message says exclude each other: both are on
+    (what an offline reading, with no argv, may assume of them)."""
+    out: list[str] = []
+    for sentence in _SENTENCE.findall(message):
+        if not _EXCLUSIVE.search(sentence):
+            continue
+        for found in _NAMED_FLAG.finditer(sentence):
+            info = catalog.flag(found.group("flag"))
+            if info is not None and info.kind == "bool" and found.group("flag") not in out:
+                out.append(catalog.canonical(found.group("flag")))
     return out
 
 

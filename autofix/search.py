@@ -76,12 +76,16 @@ def more_gpus(base: Candidate, candidate: Candidate, gpu_counts: Iterable[Iterab
 
 def _meant(base: Candidate, move: Move) -> Candidate:
     """What the user meant: ``base`` with a rename move's flags spelled as the parser
-    knows them (a renamed flag keeps the user's intent: it costs nothing)."""
+    knows them (a renamed flag keeps the user's intent: it costs nothing), and without
+    the flags that move drops: flags of a release newer than the host's, or removed
+    since, that the host cannot take at all."""
     renamed = {str(e.value) for e in move.edits if e.op is EditOp.RENAME}
     out = base
     for edit in move.edits:
         if edit.op is EditOp.RENAME:
             out = out.renamed(edit.target, str(edit.value))
+        elif edit.op is EditOp.DROP and move.origin == "rename":
+            out = out.without_arg(edit.target)
         elif edit.target in renamed and edit.op is EditOp.SET and edit.value is not None:
             out = out.with_arg(edit.target, edit.value)  # type: ignore[arg-type]
     return out
