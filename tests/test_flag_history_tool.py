@@ -32,7 +32,7 @@ def _tool() -> ModuleType:
 
 
 # A fields module in the shape 0.5.18+ declares its flags (our own example text).
-FIELDS = '''
+FIELDS = """
 import argparse
 import msgspec
 from typing import Optional
@@ -46,12 +46,20 @@ class Widgets(msgspec.Struct):
     widget_secret: A[str, Arg(help="Resolved from --widget-style.", no_cli=True)] = ""
     widget_hook: Optional[object] = None
     _private: A[int, "Not a flag."] = 0
-'''
+"""
 
 
 def test_a_fields_module_declares_flags_by_name_cli_name_alias_and_negation() -> None:
     flags = _tool().read_fields(FIELDS)
-    assert flags == {"widget-size", "widget-style", "widget-count", "widgets", "num-widgets", "widget-fast", "no-widget-fast"}
+    assert flags == {
+        "widget-size",
+        "widget-style",
+        "widget-count",
+        "widgets",
+        "num-widgets",
+        "widget-fast",
+        "no-widget-fast",
+    }
 
 
 def _wheel(path: Path, version: str, server_args: str, fields: dict[str, str]) -> Path:
@@ -100,7 +108,13 @@ def test_on_an_older_host_every_flag_of_later_releases_goes_in_one_move() -> Non
         found = meaning(flag, host)
         assert found is not None and found.dropped, flag
     candidate = Candidate.build(
-        {"tp-size": "2", "enable-prefill-cp": True, "attn-cp-size": "2", "cp-strategy": "zigzag", "enable-kv-cache-sharding": True}
+        {
+            "tp-size": "2",
+            "enable-prefill-cp": True,
+            "attn-cp-size": "2",
+            "cp-strategy": "zigzag",
+            "enable-kv-cache-sharding": True,
+        }
     )
     move = rename_move(candidate, host)
     assert move is not None
