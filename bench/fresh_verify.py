@@ -3,7 +3,8 @@
     python bench/fresh_verify.py bench/fresh/sglang-0.5.23-third.jsonl --python ~/.cache/autofix/sglang-0.5.23-cpu/bin/python
 
 One line per case: the base's verdict and the last line of its error, then each fix's verdict.
-Exit 1 when a base passes or a fix fails (the set is not ready to freeze).
+Exit 1 when a base passes or a fix fails (the set is not ready to freeze). A users* case marked
+`"fails_on_0.5.23": false` is a command that passes as posted: its base must pass instead.
 """
 
 from __future__ import annotations
@@ -39,8 +40,13 @@ def main() -> int:
                 continue
             case = json.loads(line)
             base = preflight.check(Candidate.build(command_args(with_models(case["argv"]))), 120)
-            print(f"{'ok  ' if not base.ok else 'PASS'} {case['id']}: {last_error_line(base.output)}", flush=True)
-            bad += base.ok
+            expect_fail = case.get("fails_on_0.5.23", True) is not False
+            if expect_fail:
+                print(f"{'ok  ' if not base.ok else 'PASS'} {case['id']}: {last_error_line(base.output)}", flush=True)
+            else:
+                shown = "passes as expected" if base.ok else last_error_line(base.output)
+                print(f"{'ok  ' if base.ok else 'FAIL'} {case['id']} (expected to pass): {shown}", flush=True)
+            bad += base.ok if expect_fail else not base.ok
             for fix in case.get("fixes", []):
                 answer = preflight.check(Candidate.build(command_args(with_models(fix))), 120)
                 shown = " ".join(fix[4:])
