@@ -57,11 +57,13 @@ SETS = (
     "sglang-0.5.23-sixth",
     "sglang-0.5.23-seventh",
     "sglang-0.5.23-eighth",
+    "sglang-0.5.23-ninth",
     "users",
     "users2",
     "users3",
     "users4",
     "users5",
+    "users6",
     "spellings",
 )
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
