@@ -319,6 +319,10 @@ def classify(
     nothing that does (a timeout, an exit without output).
     """
     subject = choose_subject(journal, package)
+    if subject is None and fallback is None and journal.likely_error:
+        # A paste no reading explains: the line that states the most failure. (A search
+        # knows what its process did, a timeout or an exit, and says so instead.)
+        subject = Subject("error_line", journal.likely_error, None)
     if subject is None:
         exc, msg = fallback or ("UnknownFailure", "the process failed and left no traceback")
         subject = Subject(exc, msg, None)

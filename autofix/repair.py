@@ -172,6 +172,9 @@ def propose(
     renamed = rename_move(candidate, catalog, resolved) if _parser_refused(diagnosis.subject) else None
     moves.extend(infer(diagnosis.subject, flags, resolved, source))
     moves.extend(extra)
+    if not moves and renamed is None:
+        # Nothing read anything: the flags the message's words point at, a last resort.
+        moves.extend(_related_by_words(f"{diagnosis.subject.exception}: {diagnosis.subject.message or ''}", flags))
 
     children: list[tuple[int, Move, Candidate]] = []
     seen: set[str] = {candidate.key}
@@ -698,6 +701,7 @@ def infer(subject: Subject, flags: Flags, resolved: Mapping[str, object], source
     moves.extend(validation_moves(subject, flags))  # vLLM's pydantic config errors; else none
     moves.extend(json_moves(subject, flags.candidate.args))  # JSON-valued flags: mend, rekey
     moves.extend(_sizes_with_units(subject, flags))
+    moves.extend(_numbers_refused(message, flags))
     moves.extend(_from_argparse(f"{message}\n{argparse_line(subject)}", flags))
     moves.extend(_from_message(message, flags))
     moves.extend(_list_members(message, flags))
@@ -850,6 +854,54 @@ def _sizes_with_units(subject: Subject, flags: Flags) -> list[Move]:
     sized = [(n, v, p) for n, v in flags.candidate.args if isinstance(v, str) and (p := plain_size(v)) is not None]
     quoted = [t for t in sized if f"'{t[1]}'" in text or f"--{t[0]}" in text]
     return [_inferred([Edit(EditOp.SET, name, plain)], "argparse") for name, _, plain in quoted or sized]
+
+
+# Python's own refusal of a string as a number, quoting it and naming no flag.
+_NOT_A_NUMBER = re.compile(
+    r"could not convert string to (?:float|int): '(?P<value>[^'\n]{1,200})'"
+    r"|invalid literal for int\(\) with base \d+: '(?P<value2>[^'\n]{1,200})'"
+)
+
+
+def _numbers_refused(message: str, flags: Flags) -> list[Move]:
+    """The flag holding a value ``int()``/``float()`` refused, whole or as a list member,
+    with that value (and the list's other members written alike) as the number(s) it
+    means (see _as_numbers)."""
+    out: list[Move] = []
+    for found in _NOT_A_NUMBER.finditer(message):
+        refused = found.group("value") or found.group("value2")
+        numbers = _as_numbers(refused)
+        if numbers is None:
+            continue
+        for name, value in flags.candidate.args:
+            members = value if isinstance(value, tuple) else (value,) if isinstance(value, str) else ()
+            if refused not in members or flags.is_pinned(name):
+                continue
+            info = flags.catalog.flag(name)
+            if len(numbers) > 1 and not isinstance(value, tuple) and (info is None or info.kind != "list"):
+                continue  # several numbers for a flag that takes one: not what it meant
+            # Every member written the same way is refused next: all mended at once.
+            mended = tuple(n for m in members for n in (numbers if m == refused else _as_numbers(m) or (m,)))
+            out.append(
+                _inferred(
+                    [Edit(EditOp.SET, name, mended if isinstance(value, tuple) or len(mended) > 1 else mended[0])],
+                    "number",
+                )
+            )
+    return out
+
+
+def _as_numbers(text: str) -> tuple[str, ...] | None:
+    """'2k' -> ('2000',), '100,1000' -> ('100', '1000'): each part a number or a size with a
+    unit (plain_size); None when a part is neither, or nothing would change."""
+    parts = [p.strip() for p in text.split(",")] if "," in text else [text.strip()]
+    out: list[str] = []
+    for part in parts:
+        plain = part if _number(part) is not None else plain_size(part)
+        if not part or plain is None:
+            return None
+        out.append(plain)
+    return tuple(out) if tuple(out) != (text,) else None
 
 
 # What a check says of each member of a list: (words, which members go).
@@ -1172,6 +1224,73 @@ def _named_in_message(message: str, flags: Flags) -> list[Move]:
         for flag in named_flags(message)
         if flags.spelling(flag) and flag not in directed
     ]
+
+
+# Words of flag names that say what kind of knob it is, not what it is about.
+_KNOB_WORDS = frozenset(
+    [
+        "enable",
+        "disable",
+        "use",
+        "force",
+        "enforce",
+        "size",
+        "num",
+        "max",
+        "min",
+        "backend",
+        "mode",
+        "path",
+        "device",
+        "type",
+        "config",
+        "kind",
+        "strategy",
+        "policy",
+        "method",
+        "level",
+        "file",
+        "dir",
+        "port",
+        "host",
+        "id",
+        "ids",
+        "value",
+        "values",
+    ]
+)
+_CAMEL_PART = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+MAX_RELATED = 3
+
+
+def _message_words(text: str) -> set[str]:
+    """Lower-case words of ``text``: each word whole, its CamelCase parts, and the initials
+    of a CamelCase word of two parts or more (InfiniBand: infiniband, infini, band, ib)."""
+    out: set[str] = set()
+    for word in re.findall(r"[A-Za-z][A-Za-z0-9]*", text):
+        parts = _CAMEL_PART.findall(word)
+        out.add(word.lower())
+        out.update(p.lower() for p in parts)
+        if len(parts) >= 2 and all(p[:1].isalpha() for p in parts):
+            out.add("".join(p[0] for p in parts).lower())
+    return out
+
+
+def _related_by_words(text: str, flags: Flags) -> list[Move]:
+    """Last resort when nothing else is proposed: the flags the user set whose own words
+    (not knob words: size, backend, mode …) or value the message uses, most shared first."""
+    said = _message_words(text[:MATCH_LINE])
+    scored: list[tuple[int, int, str]] = []
+    for order, (name, value) in enumerate(flags.candidate.args):
+        if flags.is_pinned(name) or flags.is_host_fact(name):
+            continue
+        words = {w for w in name.split("-") if w not in _KNOB_WORDS and len(w) >= 2}
+        if isinstance(value, str) and not _number(value) and "/" not in value:
+            words |= {w for w in re.split(r"[^a-z0-9]+", value.lower()) if len(w) >= 3 and not w.isdigit()}
+        shared = len(words & said)
+        if shared:
+            scored.append((-shared, order, name))
+    return [_inferred([Edit(EditOp.DROP, name)], "words") for _, _, name in sorted(scored)[:MAX_RELATED]]
 
 
 def named_flags(message: str) -> list[str]:

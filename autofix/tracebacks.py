@@ -318,6 +318,9 @@ class Journal:
     # The server's launch command as the text shows it ("" if none): a paste usually has
     # the command the user ran above the failure (backslash continuations joined).
     command: str = ""
+    # The line that states the most failure (see failure_evidence), "" if none does: what a
+    # paste no other reading explains points at.
+    likely_error: str = ""
 
     @property
     def notes(self) -> tuple[str, ...]:
@@ -583,6 +586,63 @@ STALE_LINES = 5000  # an open traceback that hears nothing for this long was cut
 BLOCK_BYTES = 1 << 20
 
 
+# -- the line that states the most failure (a paste no pattern above reads) ------------------
+
+# What a line states, by weight: a failure that names its kind (3), a failure (2), a refusal
+# or a limit (1). Each weight counts once per line; a line needs 2 to be a failure line.
+_EVIDENCE: tuple[tuple[int, re.Pattern[str]], ...] = (
+    (
+        3,
+        re.compile(
+            r"(?i)out of memory|\bOOM\b|segmentation fault|illegal memory access|core dumped|\bfatal\b"
+            r"|\bdeadlock|\bpanic(?:ked)?\b"
+        ),
+    ),
+    (
+        2,
+        re.compile(
+            r"(?i)error|exception\b|\bfail(?:s|ed|ing|ure)?\b|\bcrash|\babort|\bassert|\bhang(?:s|ing)?\b"
+            r"|\bhung\b|\bstuck\b|\bfreez|\btime[sd]? ?out\b|\btimeout|\bkilled\b|no kernel image|cannot allocate"
+            r"|not enough memory"
+        ),
+    ),
+    (
+        1,
+        re.compile(
+            r"(?i)\binvalid\b|not supported|unsupported|\bunable\b|\bcannot\b|can't|longer than|exceed"
+            r"|mismatch|unexpected|refused|denied|not found"
+        ),
+    ),
+)
+# Any of them, in a lower-cased line: the cheap test first.
+_EVIDENCE_HINT = re.compile(
+    r"error|exception|fail|crash|abort|assert|hang|hung|stuck|freez|time[sd]? ?out|timeout|killed|memory|\boom\b"
+    r"|segmentation|core dumped|fatal|deadlock|panic|no kernel image"
+)
+# Lines that say nothing of this failure whatever words they hold: a traceback's frames, an
+# issue template's checklist and boilerplate.
+_NO_EVIDENCE = re.compile(
+    r'^\s*(?:File "|[-*] \[[ xX]\]|Exception raised from )|(?i:I have searched|please (?:note|use english)|'
+    r"otherwise it will be closed|\bdiscussions?/new)"
+)
+EVIDENCE_LINE = 2000  # characters of a line read for evidence
+MIN_EVIDENCE = 2
+
+
+def failure_evidence(line: str) -> int:
+    """How much failure ``line`` states (0: none; see _EVIDENCE)."""
+    text = line[:EVIDENCE_LINE]
+    if _NO_EVIDENCE.search(text):
+        return 0
+    return sum(weight for weight, pattern in _EVIDENCE if pattern.search(text))
+
+
+def _as_stated(line: str) -> str:
+    """The line without the marks a paste puts around it (a heading's #, a quote's >, a
+    list's dash, code backticks)."""
+    return line[:EVIDENCE_LINE].strip().lstrip("#>*- \t").strip().strip("`").strip()
+
+
 class JournalParser:
     """Feed a journal (any form, mixed is fine) by line or by block; read :meth:`result`.
 
@@ -822,7 +882,23 @@ class JournalParser:
             dropped_tracebacks=self._dropped,
             cut_lines=self._cut_lines,
             command=self._command,
+            likely_error="" if self._explained or self._signals or self._quoted else self._likeliest_line(),
         )
+
+    def _likeliest_line(self) -> str:
+        """The line of the journal's last LOOKBACK_LINES that states the most failure, the
+        first of equals (nearer the cause); "" when none states enough. Read only when
+        nothing else was found: a paste is short, a long journal has its failure lines."""
+        best: tuple[int, int] = (0, 0)
+        found = ""
+        for number, line in enumerate(self._recent):
+            head = line[:EVIDENCE_LINE]
+            if not _EVIDENCE_HINT.search(head.lower()):
+                continue
+            evidence = failure_evidence(head)
+            if evidence >= MIN_EVIDENCE and (evidence, -number) > best:
+                best, found = (evidence, -number), _as_stated(head)
+        return found
 
     # per line --------------------------------------------------------------------------
     def _prose_errors(self) -> tuple[Signal, ...]:

@@ -194,8 +194,10 @@ def test_an_exception_quoted_in_prose_is_the_subject_when_nothing_else_is(
     ],
 )
 def test_prose_without_a_quoted_exception_gives_none(text: str) -> None:
+    """No exception is read from it; the line itself may still be the paste's likeliest
+    failure line (round 11: a paste no reading explains)."""
     d = classify(parse_text(text), CATALOG, Gate.START)
-    assert d.subject.exception == "UnknownFailure"
+    assert d.subject.exception in ("UnknownFailure", "error_line")
 
 
 def test_a_real_traceback_beats_an_exception_quoted_in_prose() -> None:
@@ -240,33 +242,16 @@ GUARDED = REAL
 # the round's engine change was frozen (issue 14 round 7), and are left for the next round.
 MISSES = {
     "sglang-1522": "dev: prose naming three errors; the first quoted is not the cause",
-    "sglang-3423": "dev: the fault named in prose without its class, the traceback cut above it",
     "sglang-36528": "round 7: prose only, the missing method named in backticks in a list, cut mid-word",
-    "sglang-pr5634": "round 8: prose only, 'the root cause is OOM' in a pull request's sentence",
-    "sglang-pr4840": "round 8: a markdown table of fractions against 'CUDA OOM?', capture lines",
-    "sglang-11103": "round 8: prose only, the cause explained with links ('a error of comparison')",
-    "verl-1431": "round 8: the error in an issue title as a heading, no log lines",
     "sglang-6218": "round 9: prose, a title or a template without the error line (after the freeze, not tuned on)",
-    "sglang-6017": "round 9: prose, a title or a template without the error line (after the freeze, not tuned on)",
-    "inferencex-pr1536": "round 9: prose, a title or a template without the error line (after the freeze, not tuned on)",
-    "sglang-12707": "round 9: prose, a title or a template without the error line (after the freeze, not tuned on)",
-    "kvcached-pr6": "round 9: prose, a title or a template without the error line (after the freeze, not tuned on)",
     "sglang-4747": "round 9: prose, a title or a template without the error line (after the freeze, not tuned on)",
-    "sglang-3360": "round 9: prose, a title or a template without the error line (after the freeze, not tuned on)",
-    "sglang-5335": "round 9: prose, a title or a template without the error line (after the freeze, not tuned on)",
     "sglang-7495": "round 9: prose, a title or a template without the error line (after the freeze, not tuned on)",
     "sglang-13202": "round 9: prose, a title or a template without the error line (after the freeze, not tuned on)",
-    "sglang-931": "round 9: prose, a title or a template without the error line (after the freeze, not tuned on)",
-    "sglang-19252": "round 9: prose, a title or a template without the error line (after the freeze, not tuned on)",
-    "sglang-pr11666": "round 9: prose, a title or a template without the error line (after the freeze, not tuned on)",
     "sglang-pr28914": "round 7: an assertion quoted in backticks in a pull request's numbered list",
     "sglang-4096": "round 10: measured after the round's engine was frozen (d8ba6c2), not tuned on",
     "sglang-23865": "round 10: measured after the round's engine was frozen (d8ba6c2), not tuned on",
-    "qwen3-1321": "round 10: measured after the round's engine was frozen (d8ba6c2), not tuned on",
     "sglang-pr8016": "round 10: measured after the round's engine was frozen (d8ba6c2), not tuned on",
     "angelslim-16": "round 10: measured after the round's engine was frozen (d8ba6c2), not tuned on",
-    "flashinfer-825": "round 10: measured after the round's engine was frozen (d8ba6c2), not tuned on",
-    "sglang-3666": "round 10: measured after the round's engine was frozen (d8ba6c2), not tuned on",
 }
 
 

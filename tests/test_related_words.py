@@ -32,7 +32,9 @@ def test_the_flag_sharing_most_words_goes_first() -> None:
 
 
 def test_a_camelcase_words_initials_name_a_flags_short_word() -> None:
-    got = labels({"enable-dp-lm-head": True, "tp-size": "4"}, "LM head sharding across DataParallel ranks: no such group")
+    got = labels(
+        {"enable-dp-lm-head": True, "tp-size": "4"}, "LM head sharding across DataParallel ranks: no such group"
+    )
     assert got and got[0] == "drop enable-dp-lm-head"
 
 
