@@ -58,12 +58,14 @@ SETS = (
     "sglang-0.5.23-seventh",
     "sglang-0.5.23-eighth",
     "sglang-0.5.23-ninth",
+    "sglang-0.5.23-tenth",
     "users",
     "users2",
     "users3",
     "users4",
     "users5",
     "users6",
+    "users7",
     "spellings",
 )
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")

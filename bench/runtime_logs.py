@@ -44,7 +44,9 @@ Three ways of scoring, printed side by side:
 * **round 10**: the cases marked ``round: 10``, gathered after round 9 was scored and
   committed (frozen) before the bench was first run on them and before the engine was
   changed for round 10 (never tuned on). Each must hold pasted server output (a traceback,
-  an error or log line), not only prose.
+  an error or log line), not only prose;
+* **round 11**: the cases marked ``round: 11``, the same rules, gathered after round 10 was
+  scored and frozen before round 11's engine change was merged with them.
 
     python bench/runtime_logs.py [--verbose] [--split dev|heldout|all]
 """
@@ -173,7 +175,9 @@ class Case:
     @property
     def frozen_split(self) -> str:
         """The split the case was frozen in, whatever was tuned on it later."""
-        if self.round >= 10:
+        if self.round >= 11:
+            return "round11"  # gathered after round 10 was scored, committed before it was scored
+        if self.round == 10:
             return "round10"  # gathered after round 9 was scored, committed before it was scored
         if self.round == 9:
             return "round9"  # gathered after round 8 was scored, committed before it was scored
@@ -355,6 +359,7 @@ def main() -> int:
     eighth = [c for c in cases if c.split == "round8"]
     ninth = [c for c in cases if c.split == "round9"]
     tenth = [c for c in cases if c.split == "round10"]
+    eleventh = [c for c in cases if c.split == "round11"]
     older = [c for c in cases if c.round < 3]
     as_frozen = [c for c in cases if c.frozen_split in ("heldout", "round3")]
     regimes = [
@@ -377,6 +382,8 @@ def main() -> int:
         ("round 9, family left out", evaluate(catalog, families, ninth, lofo=True)),
         ("round 10 (never tuned on)", evaluate(catalog, families, tenth, lofo=False)),
         ("round 10, family left out", evaluate(catalog, families, tenth, lofo=True)),
+        ("round 11 (never tuned on)", evaluate(catalog, families, eleventh, lofo=False)),
+        ("round 11, family left out", evaluate(catalog, families, eleventh, lofo=True)),
         (
             f"held-out + round 3 as frozen ({len(TUNED_ON)} tuned on since)",
             evaluate(catalog, families, as_frozen, lofo=False),
@@ -386,7 +393,7 @@ def main() -> int:
     print(
         f"{len(cases)} real logs ({len(dev)} dev, {len(held)} held-out, {len(fresh)} round 3, {len(fourth)} round 4, "
         f"{len(fifth)} round 5, {len(sixth)} round 6, {len(seventh)} round 7, {len(eighth)} round 8, "
-        f"{len(ninth)} round 9, {len(tenth)} round 10; of the dev, {len(TUNED_ON)} "
+        f"{len(ninth)} round 9, {len(tenth)} round 10, {len(eleventh)} round 11; of the dev, {len(TUNED_ON)} "
         f"were frozen held-out and tuned on since); {sum(c.has_fix for c in cases)} threads "
         f"reached a launch change, {len(nones)} a fix outside the launch\n"
     )
