@@ -9,12 +9,12 @@ cannot tell a newer release's flag from a typo.
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import json
+import runpy
 import zipfile
 from pathlib import Path
-from types import ModuleType
+from typing import Any
 
 from autofix.catalog import load_catalog
 from autofix.model import Candidate, EditOp
@@ -23,12 +23,9 @@ from autofix.renames import meaning, rename_move
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _tool() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("flag_history", ROOT / "tools" / "flag_history.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def _tool() -> dict[str, Any]:
+    """tools/flag_history.py's globals (a script, not a package module)."""
+    return runpy.run_path(str(ROOT / "tools" / "flag_history.py"), run_name="flag_history")
 
 
 # A fields module in the shape 0.5.18+ declares its flags (our own example text).
@@ -50,7 +47,7 @@ class Widgets(msgspec.Struct):
 
 
 def test_a_fields_module_declares_flags_by_name_cli_name_alias_and_negation() -> None:
-    flags = _tool().read_fields(FIELDS)
+    flags = _tool()["read_fields"](FIELDS)
     assert flags == {
         "widget-size",
         "widget-style",
@@ -79,7 +76,7 @@ def test_build_spans_add_argument_releases_and_field_module_releases(tmp_path: P
         _wheel(tmp_path, "0.5.16", old, {}),
         _wheel(tmp_path, "0.5.18", "class ServerArgs:\n    pass\n", {"widgets": FIELDS}),
     ]
-    data = _tool().build(wheels)
+    data = _tool()["build"](wheels)
     assert data["releases"] == ["0.5.16", "0.5.18"]
     assert data["flags"]["widget-size"] == {"first": "0.5.16", "last": "0.5.18"}
     assert data["flags"]["old-knob"] == {"first": "0.5.16", "last": "0.5.16"}
