@@ -169,6 +169,10 @@ def propose(
             move = realize(spec, flags, resolved, diagnosis.groups, origin=cls.id, suspects_tuning=cls.suspects_tuning)
             if move is not None:
                 moves.append(move)
+    if diagnosis.failure.gate.on_gpus:
+        # A crash that names the user's own choice: after what its class knows, before
+        # what is read off the text alone.
+        moves.extend(_chosen_value_named(f"{diagnosis.subject.exception}: {diagnosis.subject.message or ''}", flags))
     renamed = rename_move(candidate, catalog, resolved) if _parser_refused(diagnosis.subject) else None
     moves.extend(infer(diagnosis.subject, flags, resolved, source))
     moves.extend(extra)
@@ -800,10 +804,16 @@ def _from_argparse(message: str, flags: Flags) -> list[Move]:
         flag, given, listed = choice.group(1), choice.group(2), choice.group(3)
         choices = [c.strip().strip("'\"") for c in listed.split(",") if c.strip()]
         preferred = [str(v) for v in flags.catalog.domains.get(flags.catalog.canonical(flag), ())]
-        for best in closest_choices(given, choices, preferred)[:2]:
+        ranked = closest_choices(given, choices, preferred)[:2]
+        # Among many choices a spelling that is not near is chance, not what was meant:
+        # the default (the flag dropped) goes before it.
+        near = [c for c in ranked if len(choices) <= LONG_CHOICE_LIST or near_choice(given, c)]
+        for best in near:
             out.append(_inferred([Edit(EditOp.SET, flags.target(flag), best)], "argparse"))
         if flags.spelling(flag):
             out.append(_inferred([Edit(EditOp.DROP, flags.target(flag))], "argparse"))
+        for best in (c for c in ranked if c not in near):
+            out.append(_inferred([Edit(EditOp.SET, flags.target(flag), best)], "argparse"))
     unknown = _UNRECOGNIZED.search(message)
     if unknown:
         drops = [Edit(EditOp.DROP, f) for f in _FLAG_IN_TEXT.findall(unknown.group(1)) if flags.candidate.has(f)]
@@ -991,6 +1001,32 @@ _MODE_WORDS: Mapping[str, tuple[str, ...]] = {
 }
 
 
+LONG_CHOICE_LIST = 10  # more choices than this: a near spelling may be chance
+NEAR_SPELLING = 0.8  # difflib's ratio of two spellings a typo apart
+
+
+def _bare(text: str) -> str:
+    """Letters and digits only, lower case: 'W8A8-INT8' and 'w8a8_int8' are one spelling."""
+    return re.sub(r"[^a-z0-9]", "", text.lower())
+
+
+def near_choice(given: str, choice: str) -> bool:
+    """``choice`` is what ``given`` evidently meant: the same once case and separators go,
+    one the start or end of the other, an abbreviation of it (bf16, float16), a number, a
+    mode named otherwise, or a typo apart."""
+    g, c = _bare(given), _bare(choice)
+    if not g or not c:
+        return False
+    if g == c or c.startswith(g) or g.startswith(c) or c.endswith(g) or g.endswith(c):
+        return True
+    if _number(given) is not None or choice.lower() in _MODE_WORDS.get(given.lower(), ()):
+        return True
+    letters = iter(c)
+    if len(g) < len(c) and g[0] == c[0] and all(ch in letters for ch in g):
+        return True  # every letter of given, in order, in the choice: an abbreviation
+    return difflib.SequenceMatcher(None, g, c).ratio() >= NEAR_SPELLING
+
+
 def closest_choices(given: str, choices: Sequence[str], preferred: Sequence[str] = ()) -> list[str]:
     """Valid choices nearest to what was given: a choice that means the word given (a mode
     named otherwise), then prefix matches (in the catalogue's order of preference for the
@@ -1000,7 +1036,8 @@ def closest_choices(given: str, choices: Sequence[str], preferred: Sequence[str]
     if number is not None and choices and all(n is not None for n in numbers):
         # Numeric choices: the nearest number first (256 among 16..128 is 128, not "16").
         return sorted(choices, key=lambda c: (abs(float(c) - number), float(c)))
-    meant = [c for w in _MODE_WORDS.get(given_l, ()) for c in choices if c.lower() == w][:1]
+    same = [c for c in choices if _bare(c) == _bare(given)][:1]
+    meant = same or [c for w in _MODE_WORDS.get(given_l, ()) for c in choices if c.lower() == w][:1]
     rank = {c: i for i, c in enumerate(preferred)}
     prefixed = sorted(
         (c for c in choices if given_l and c.lower().startswith(given_l)),
@@ -1457,6 +1494,41 @@ def _refused_value_offline(message: str, flags: Flags) -> list[Move]:
         if holder is not None:
             return [_inferred([Edit(EditOp.DROP, holder[0])], "value")]
     return []
+
+
+MAX_SIBLINGS = 2
+# Choices that are words any log uses: naming one is no sign the crash was in it.
+_GENERIC_CHOICES = frozenset({*OFF_WORDS, "auto", "default", "prefill", "decode", "normal", "null"})
+
+
+def _chosen_value_named(text: str, flags: Flags) -> list[Move]:
+    """At run time, a choice the user made (a value among its flag's parser choices) that
+    the failure names: another implementation of the same feature (sibling choices, the
+    same family prefix: flashinfer_trtllm -> flashinfer_cutlass, not a variant such as
+    flashinfer_trtllm_routed), then the flag's default."""
+    said = f" {text[:MATCH_LINE].lower()} "
+    out: list[Move] = []
+    for name, value in flags.candidate.args:
+        info = flags.catalog.flag(name)
+        if not isinstance(value, str) or info is None or value not in map(str, info.choices):
+            continue
+        if flags.is_pinned(name) or len(value) < 4 or value.lower() in _GENERIC_CHOICES:
+            continue
+        if flags.catalog.canonical(name) in flags.catalog.primary:
+            continue  # the role, the algorithm, the sizes: what the operator asked for
+        if not re.search(rf"(?<![a-z0-9_]){re.escape(value.lower())}(?![a-z0-9_])", said):
+            continue
+        family = re.split(r"[_-]", value)[0]
+        # Another implementation, not a variant of the one that crashed (x_routed of x).
+        siblings = [
+            str(c)
+            for c in info.choices
+            if re.match(rf"{re.escape(family)}[_-]", str(c))
+            and not (str(c).startswith(value) or value.startswith(str(c)))
+        ][:MAX_SIBLINGS]
+        out.extend(_inferred([Edit(EditOp.SET, name, sibling)], "chosen") for sibling in siblings)
+        out.append(_inferred([Edit(EditOp.DROP, name)], "chosen"))
+    return out
 
 
 def _mentioned(value: str, message: str) -> bool:
