@@ -59,6 +59,7 @@ SETS = (
     "sglang-0.5.23-eighth",
     "sglang-0.5.23-ninth",
     "sglang-0.5.23-tenth",
+    "sglang-0.5.23-eleventh",
     "users",
     "users2",
     "users3",
@@ -66,6 +67,7 @@ SETS = (
     "users5",
     "users6",
     "users7",
+    "users8",
     "spellings",
 )
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")

@@ -46,7 +46,8 @@ Three ways of scoring, printed side by side:
   changed for round 10 (never tuned on). Each must hold pasted server output (a traceback,
   an error or log line), not only prose;
 * **round 11**: the cases marked ``round: 11``, the same rules, gathered after round 10 was
-  scored and frozen before round 11's engine change was merged with them.
+  scored and frozen before round 11's engine change was merged with them; **round 12**
+  likewise, after round 11.
 
     python bench/runtime_logs.py [--verbose] [--split dev|heldout|all]
 """
@@ -175,7 +176,9 @@ class Case:
     @property
     def frozen_split(self) -> str:
         """The split the case was frozen in, whatever was tuned on it later."""
-        if self.round >= 11:
+        if self.round >= 12:
+            return "round12"  # gathered after round 11 was scored, committed before it was scored
+        if self.round == 11:
             return "round11"  # gathered after round 10 was scored, committed before it was scored
         if self.round == 10:
             return "round10"  # gathered after round 9 was scored, committed before it was scored
@@ -360,6 +363,7 @@ def main() -> int:
     ninth = [c for c in cases if c.split == "round9"]
     tenth = [c for c in cases if c.split == "round10"]
     eleventh = [c for c in cases if c.split == "round11"]
+    twelfth = [c for c in cases if c.split == "round12"]
     older = [c for c in cases if c.round < 3]
     as_frozen = [c for c in cases if c.frozen_split in ("heldout", "round3")]
     regimes = [
@@ -384,6 +388,8 @@ def main() -> int:
         ("round 10, family left out", evaluate(catalog, families, tenth, lofo=True)),
         ("round 11 (never tuned on)", evaluate(catalog, families, eleventh, lofo=False)),
         ("round 11, family left out", evaluate(catalog, families, eleventh, lofo=True)),
+        ("round 12 (never tuned on)", evaluate(catalog, families, twelfth, lofo=False)),
+        ("round 12, family left out", evaluate(catalog, families, twelfth, lofo=True)),
         (
             f"held-out + round 3 as frozen ({len(TUNED_ON)} tuned on since)",
             evaluate(catalog, families, as_frozen, lofo=False),
@@ -393,7 +399,7 @@ def main() -> int:
     print(
         f"{len(cases)} real logs ({len(dev)} dev, {len(held)} held-out, {len(fresh)} round 3, {len(fourth)} round 4, "
         f"{len(fifth)} round 5, {len(sixth)} round 6, {len(seventh)} round 7, {len(eighth)} round 8, "
-        f"{len(ninth)} round 9, {len(tenth)} round 10, {len(eleventh)} round 11; of the dev, {len(TUNED_ON)} "
+        f"{len(ninth)} round 9, {len(tenth)} round 10, {len(eleventh)} round 11, {len(twelfth)} round 12; of the dev, {len(TUNED_ON)} "
         f"were frozen held-out and tuned on since); {sum(c.has_fix for c in cases)} threads "
         f"reached a launch change, {len(nones)} a fix outside the launch\n"
     )

@@ -295,7 +295,8 @@ def test_corpus_split_is_the_hash_rule() -> None:
     assert all(c.split == "round8" for c in REAL if c.round == 8 and c.id not in TUNED_ON)
     assert all(c.split == "round9" for c in REAL if c.round == 9 and c.id not in TUNED_ON)
     assert all(c.split == "round10" for c in REAL if c.round == 10 and c.id not in TUNED_ON)
-    assert all(c.split == "round11" for c in REAL if c.round >= 11 and c.id not in TUNED_ON)
+    assert all(c.split == "round11" for c in REAL if c.round == 11 and c.id not in TUNED_ON)
+    assert all(c.split == "round12" for c in REAL if c.round >= 12 and c.id not in TUNED_ON)
     assert all(any(c.round == r for c in REAL) for r in (6, 7, 8, 9, 10))
     assert all(c.split == "dev" for c in REAL if c.id in TUNED_ON)
 
