@@ -36,6 +36,7 @@ import yaml
 from autofix.catalog import Catalog, load_catalog
 from autofix.classify import classify
 from autofix.config import parse_base
+from autofix.errors import ConfigError
 from autofix.hosts.local import LocalHost
 from autofix.model import Candidate, EditOp, Gate, Move
 from autofix.preflight import Preflight
@@ -312,7 +313,26 @@ def search_cases(
         try:
             for case in cases:
                 argv = with_models(case["argv"])
-                config = parse_base(base_text(case["id"], argv, python), source=f"{case['id']}.yaml")
+                try:
+                    config = parse_base(base_text(case["id"], argv, python), source=f"{case['id']}.yaml")
+                except ConfigError as exc:
+                    # A base autofix refuses to load (an unexpanded $VAR for a size): no search
+                    # runs, the user gets the one-line error; it counts as failed, not passed.
+                    results.append(
+                        Searched(
+                            case["id"],
+                            True,
+                            False,
+                            0,
+                            int(case.get("chain_length", 1)) + 1,
+                            None,
+                            None,
+                            f"refused at load: {exc}",
+                        )
+                    )
+                    if verbose:
+                        print(f"  fail  0/{results[-1].budget:<2d} refused at load: {exc}", flush=True)
+                    continue
                 first = preflight.check(config.base, 120)
                 fixes = [
                     in_host_spelling(canonical_pairs(command_args(with_models(f)), host_catalog), host_catalog)
