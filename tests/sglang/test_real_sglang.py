@@ -142,3 +142,31 @@ def test_secret_facts_match_the_real_parser(sglang_python: str) -> None:
         if longs and flag_takes_text(action) and documents_a_secret(action["help"]):
             documented.add(max(longs, key=len)[2:])
     assert documented == known_secret_flags()
+
+
+def test_a_refused_value_sglang_resolved_is_reported_and_repaired(sglang_python: str) -> None:
+    """Qwen3-Next on this CPU host: the Mamba cache strategy the user left on auto resolves
+    to one this platform cannot snapshot, and the check refuses it. The probe reports the
+    resolved value with the failure, and the first repair sets the strategy explicitly."""
+    from autofix.catalog import load_catalog
+    from autofix.classify import classify
+    from autofix.hosts.local import LocalHost
+    from autofix.model import Candidate, Gate
+    from autofix.preflight import Preflight
+    from autofix.repair import propose
+    from autofix.targets import Target
+    from autofix.tracebacks import parse_text
+
+    preflight = Preflight(LocalHost(), Target("sglang", sglang_python, "sglang.launch_server"))
+    info = preflight.start()
+    try:
+        candidate = Candidate.build({"device": "cpu", "model-path": str(MODELS / "qwen3-next-80b-a3b"), "tp": "2"})
+        answer = preflight.check(candidate, 120)
+    finally:
+        preflight.close()
+    assert not answer.ok
+    assert answer.resolved.get("mamba_radix_cache_strategy") not in (None, "auto")
+    catalog = load_catalog().with_parser(info.parser, info.version)
+    diagnosis = classify(parse_text(answer.output), catalog, Gate.PREFLIGHT)
+    first = propose(candidate, diagnosis, catalog, pinned=("model-path", "device"), resolved=answer.resolved)[0]
+    assert first.move.label().startswith("set mamba-radix-cache-strategy=")
