@@ -724,6 +724,7 @@ def infer(subject: Subject, flags: Flags, resolved: Mapping[str, object], source
     moves.extend(_folded(message, flags))
     moves.extend(_named_in_message(message, flags))
     moves.extend(_required_value(message, flags))
+    moves.extend(_resolved_choice_refused(message, flags, resolved))
     return [m for m in moves if not any(flags.is_host_fact(e.target) for e in m.edits if not e.op.on_env)]
 
 
@@ -1528,6 +1529,33 @@ def _chosen_value_named(text: str, flags: Flags) -> list[Move]:
         ][:MAX_SIBLINGS]
         out.extend(_inferred([Edit(EditOp.SET, name, sibling)], "chosen") for sibling in siblings)
         out.append(_inferred([Edit(EditOp.DROP, name)], "chosen"))
+    return out
+
+
+def _resolved_choice_refused(message: str, flags: Flags, resolved: Mapping[str, object]) -> list[Move]:
+    """A value SGLang resolved for a flag the user left unset (an automatic strategy made
+    concrete), named by a check that refused it and names no flag: that flag set
+    explicitly to another of its choices, neither the automatic one nor a variant of the
+    refused value."""
+    if _FLAG_IN_TEXT.search(message):
+        return []  # a message that names a flag refuses that flag; the value it shows is context
+    said = f" {message[:MATCH_LINE].lower()} "
+    out: list[Move] = []
+    for field, value in resolved.items():
+        flag = flag_name(field)
+        info = flags.catalog.flag(flag)
+        if not isinstance(value, str) or info is None or not info.choices or flags.spelling(flag) is not None:
+            continue
+        if flags.is_pinned(flag) or len(value) < 4 or value.lower() in _GENERIC_CHOICES:
+            continue
+        if not re.search(rf"(?<![a-z0-9_]){re.escape(value.lower())}(?![a-z0-9_])", said):
+            continue
+        others = [
+            str(c)
+            for c in info.choices
+            if str(c).lower() not in _GENERIC_CHOICES and not (str(c).startswith(value) or value.startswith(str(c)))
+        ]
+        out.extend(_inferred([Edit(EditOp.SET, flag, c)], "resolved") for c in others[:MAX_SIBLINGS])
     return out
 
 

@@ -179,14 +179,16 @@ def _field_names(sa: Any) -> list[str]:
     return [n for n in vars(sa) if not n.startswith("_")]
 
 
-def _resolve(argv: list[str], set_fields: list[str], steps_run: list[str]) -> dict[str, Any]:
-    """Runs in the forked child; returns the answer fields."""
+def _resolve(argv: list[str], set_fields: list[str], steps_run: list[str], held: dict[str, Any]) -> dict[str, Any]:
+    """Runs in the forked child; returns the answer fields. ``held`` keeps the record and
+    its values as parsed, for the values it had resolved when a check refused it."""
     from sglang.srt.server_args import prepare_server_args  # type: ignore[import-not-found]
 
     sa = prepare_server_args(argv)
     steps_run.append("prepare_server_args")
     names = _field_names(sa)
     raw = _snapshot(sa, names)
+    held.update(record=sa, names=names, raw=raw)
     if hasattr(sa, "resolve_once"):
         sa.resolve_once()
         steps_run.append("resolve_once")
@@ -211,6 +213,53 @@ def _resolve(argv: list[str], set_fields: list[str], steps_run: list[str]) -> di
     return {"ok": True, "status": "ok", "steps_run": steps_run, "resolved": resolved, "changed": changed}
 
 
+def _held_from(exc: BaseException, argv: list[str]) -> dict[str, Any]:
+    """When the refusal came while the record was still being built and resolved (0.5.23's
+    prepare_server_args does both): the record, from the failing frames' locals (innermost
+    first), and its values as the parser alone reads the argv. Empty if none is found."""
+    import argparse
+
+    tb = exc.__traceback__
+    frames = []
+    while tb is not None:
+        frames.append(tb.tb_frame)
+        tb = tb.tb_next
+    for frame in reversed(frames):
+        for value in list(frame.f_locals.values()):
+            if type(value).__name__ != "ServerArgs":
+                continue
+            try:
+                parser = argparse.ArgumentParser(add_help=False)
+                type(value).add_cli_args(parser)
+                parsed = vars(parser.parse_known_args(argv)[0])
+            except BaseException:
+                return {}
+            names = _field_names(value)
+            return {"record": value, "names": names, "raw": {n: _jsonable(parsed[n]) for n in names if n in parsed}}
+    return {}
+
+
+def _resolved_before_refusal(held: dict[str, Any], set_fields: list[str]) -> dict[str, Any]:
+    """The fields the resolution had changed from what the user gave (not the fields the
+    user set) when a check refused the record: what a message naming a value SGLang chose
+    refers to. Empty when parsing itself failed."""
+    if "record" not in held:
+        return {}
+    view = held["record"]
+    try:  # 0.5.x resolves into a view of the record, as on success
+        from sglang.srt.arg_groups.overrides import resolved_view
+
+        view = resolved_view(view)
+    except Exception:
+        pass
+    try:
+        now = _snapshot(view, held["names"])
+    except Exception:
+        return {}
+    raw = held["raw"]
+    return {n: v for n, v in now.items() if n in raw and raw[n] != v and n not in set_fields and n not in _NOISY}
+
+
 def _child(argv: list[str], set_fields: list[str], result_fd: int, log_path: str) -> None:
     # Everything SGLang prints (stdout and stderr) goes to the log file, in order.
     log_fd = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
@@ -226,8 +275,9 @@ def _child(argv: list[str], set_fields: list[str], result_fd: int, log_path: str
         force=True,
     )
     steps_run: list[str] = []
+    held: dict[str, Any] = {}
     try:
-        answer = _resolve(argv, set_fields, steps_run)
+        answer = _resolve(argv, set_fields, steps_run, held)
     except BaseException as exc:  # SystemExit from argparse included
         traceback.print_exc()
         sys.stderr.flush()
@@ -236,6 +286,7 @@ def _child(argv: list[str], set_fields: list[str], result_fd: int, log_path: str
             "status": "failed",
             "steps_run": steps_run,
             "exception": type(exc).__name__,
+            "resolved": _resolved_before_refusal(held or _held_from(exc, argv), set_fields),
         }
     data = json.dumps(answer, default=repr).encode("utf-8")
     os.write(result_fd, data)
