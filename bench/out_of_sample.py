@@ -61,6 +61,7 @@ SETS = (
     "sglang-0.5.23-ninth",
     "sglang-0.5.23-tenth",
     "sglang-0.5.23-eleventh",
+    "sglang-0.5.23-twelfth",
     "users",
     "users2",
     "users3",
@@ -69,6 +70,7 @@ SETS = (
     "users6",
     "users7",
     "users8",
+    "users9",
     "spellings",
 )
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
