@@ -76,6 +76,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "bench" / "corpus" / "real-logs"
 INDEX = CORPUS / "cases.yaml"
 HELD_OUT_DIGITS = "89abcdef"
+LAST_ROUND = 12  # the newest round of the corpus; a later one adds itself here
 # Held-out and round-3 cases whose misses were read while the engine was changed for their
 # shapes (issue 14 round 3: exceptions-module class names, a lone exception line above a
 # traceback cut before its own, C++ error-level lines, "CUDA error (file:line)", a cloud
@@ -175,27 +176,11 @@ class Case:
 
     @property
     def frozen_split(self) -> str:
-        """The split the case was frozen in, whatever was tuned on it later."""
-        if self.round >= 12:
-            return "round12"  # gathered after round 11 was scored, committed before it was scored
-        if self.round == 11:
-            return "round11"  # gathered after round 10 was scored, committed before it was scored
-        if self.round == 10:
-            return "round10"  # gathered after round 9 was scored, committed before it was scored
-        if self.round == 9:
-            return "round9"  # gathered after round 8 was scored, committed before it was scored
-        if self.round == 8:
-            return "round8"  # gathered after round 7 was scored, committed before it was scored
-        if self.round == 7:
-            return "round7"  # gathered after round 6 was scored, committed before it was scored
-        if self.round == 6:
-            return "round6"  # gathered after round 5 was scored, committed before it was scored
-        if self.round == 5:
-            return "round5"  # gathered after round 4 was scored, committed before it was scored
-        if self.round == 4:
-            return "round4"  # gathered after round 3's engine change, committed before it was scored
+        """The split the case was frozen in, whatever was tuned on it later: from round 3 on,
+        each round's cases were gathered after the previous round was scored and committed
+        before they were first scored (round 3's were all held out)."""
         if self.round >= 3:
-            return "round3"  # added in round 3, frozen before the engine changed: all held out
+            return f"round{min(self.round, LAST_ROUND)}"
         return "heldout" if hashlib.sha256(self.url.encode()).hexdigest()[0] in HELD_OUT_DIGITS else "dev"
 
     @property
@@ -354,42 +339,21 @@ def main() -> int:
     families, cases = load()
     dev = [c for c in cases if c.split == "dev"]
     held = [c for c in cases if c.split == "heldout"]
-    fresh = [c for c in cases if c.split == "round3"]
-    fourth = [c for c in cases if c.split == "round4"]
-    fifth = [c for c in cases if c.split == "round5"]
-    sixth = [c for c in cases if c.split == "round6"]
-    seventh = [c for c in cases if c.split == "round7"]
-    eighth = [c for c in cases if c.split == "round8"]
-    ninth = [c for c in cases if c.split == "round9"]
-    tenth = [c for c in cases if c.split == "round10"]
-    eleventh = [c for c in cases if c.split == "round11"]
-    twelfth = [c for c in cases if c.split == "round12"]
+    rounds = {r: [c for c in cases if c.split == f"round{r}"] for r in range(3, LAST_ROUND + 1)}
     older = [c for c in cases if c.round < 3]
     as_frozen = [c for c in cases if c.frozen_split in ("heldout", "round3")]
     regimes = [
         ("in-sample (dev, full catalogue)", evaluate(catalog, families, dev, lofo=False)),
         ("held-out (never tuned on)", evaluate(catalog, families, held, lofo=False)),
         ("leave-one-family-out (rounds 1-2)", evaluate(catalog, families, older, lofo=True)),
-        ("round 3 (never tuned on)", evaluate(catalog, families, fresh, lofo=False)),
-        ("round 3, family left out", evaluate(catalog, families, fresh, lofo=True)),
-        ("round 4 (never tuned on)", evaluate(catalog, families, fourth, lofo=False)),
-        ("round 4, family left out", evaluate(catalog, families, fourth, lofo=True)),
-        ("round 5 (never tuned on)", evaluate(catalog, families, fifth, lofo=False)),
-        ("round 5, family left out", evaluate(catalog, families, fifth, lofo=True)),
-        ("round 6 (never tuned on)", evaluate(catalog, families, sixth, lofo=False)),
-        ("round 6, family left out", evaluate(catalog, families, sixth, lofo=True)),
-        ("round 7 (never tuned on)", evaluate(catalog, families, seventh, lofo=False)),
-        ("round 7, family left out", evaluate(catalog, families, seventh, lofo=True)),
-        ("round 8 (never tuned on)", evaluate(catalog, families, eighth, lofo=False)),
-        ("round 8, family left out", evaluate(catalog, families, eighth, lofo=True)),
-        ("round 9 (never tuned on)", evaluate(catalog, families, ninth, lofo=False)),
-        ("round 9, family left out", evaluate(catalog, families, ninth, lofo=True)),
-        ("round 10 (never tuned on)", evaluate(catalog, families, tenth, lofo=False)),
-        ("round 10, family left out", evaluate(catalog, families, tenth, lofo=True)),
-        ("round 11 (never tuned on)", evaluate(catalog, families, eleventh, lofo=False)),
-        ("round 11, family left out", evaluate(catalog, families, eleventh, lofo=True)),
-        ("round 12 (never tuned on)", evaluate(catalog, families, twelfth, lofo=False)),
-        ("round 12, family left out", evaluate(catalog, families, twelfth, lofo=True)),
+        *(
+            regime
+            for r, members in rounds.items()
+            for regime in (
+                (f"round {r} (never tuned on)", evaluate(catalog, families, members, lofo=False)),
+                (f"round {r}, family left out", evaluate(catalog, families, members, lofo=True)),
+            )
+        ),
         (
             f"held-out + round 3 as frozen ({len(TUNED_ON)} tuned on since)",
             evaluate(catalog, families, as_frozen, lofo=False),
@@ -397,9 +361,9 @@ def main() -> int:
     ]
     nones = [c for c in cases if c.fix == "none"]
     print(
-        f"{len(cases)} real logs ({len(dev)} dev, {len(held)} held-out, {len(fresh)} round 3, {len(fourth)} round 4, "
-        f"{len(fifth)} round 5, {len(sixth)} round 6, {len(seventh)} round 7, {len(eighth)} round 8, "
-        f"{len(ninth)} round 9, {len(tenth)} round 10, {len(eleventh)} round 11, {len(twelfth)} round 12; of the dev, {len(TUNED_ON)} "
+        f"{len(cases)} real logs ({len(dev)} dev, {len(held)} held-out, "
+        + ", ".join(f"{len(members)} round {r}" for r, members in rounds.items())
+        + f"; of the dev, {len(TUNED_ON)} "
         f"were frozen held-out and tuned on since); {sum(c.has_fix for c in cases)} threads "
         f"reached a launch change, {len(nones)} a fix outside the launch\n"
     )
