@@ -169,16 +169,17 @@ def propose(
             move = realize(spec, flags, resolved, diagnosis.groups, origin=cls.id, suspects_tuning=cls.suspects_tuning)
             if move is not None:
                 moves.append(move)
+    failure_text = f"{diagnosis.subject.exception}: {diagnosis.subject.message or ''}"
     if diagnosis.failure.gate.on_gpus:
         # A crash that names the user's own choice: after what its class knows, before
         # what is read off the text alone.
-        moves.extend(_chosen_value_named(f"{diagnosis.subject.exception}: {diagnosis.subject.message or ''}", flags))
+        moves.extend(_chosen_value_named(failure_text, flags))
     renamed = rename_move(candidate, catalog, resolved) if _parser_refused(diagnosis.subject) else None
     moves.extend(infer(diagnosis.subject, flags, resolved, source))
     moves.extend(extra)
     if not moves and renamed is None:
         # Nothing read anything: the flags the message's words point at, a last resort.
-        moves.extend(_related_by_words(f"{diagnosis.subject.exception}: {diagnosis.subject.message or ''}", flags))
+        moves.extend(_related_by_words(failure_text, flags))
 
     children: list[tuple[int, Move, Candidate]] = []
     seen: set[str] = {candidate.key}
@@ -524,7 +525,6 @@ _EXCLUSIVE = re.compile(
     r"(?: together)?(?: with)?|are incompatible(?: with each other)?)"
 )
 _SENTENCE = re.compile(r"[^.;\n]+(?:\.(?=\S)[^.;\n]*)*")
-_NAMED_FLAG = re.compile(r"--(?P<flag>[a-z0-9][a-z0-9-]*)")
 
 
 def exclusive_switches(message: str, catalog: Catalog) -> list[str]:
@@ -534,10 +534,10 @@ def exclusive_switches(message: str, catalog: Catalog) -> list[str]:
     for sentence in _SENTENCE.findall(message):
         if not _EXCLUSIVE.search(sentence):
             continue
-        for found in _NAMED_FLAG.finditer(sentence):
-            info = catalog.flag(found.group("flag"))
-            if info is not None and info.kind == "bool" and found.group("flag") not in out:
-                out.append(catalog.canonical(found.group("flag")))
+        for named in _FLAG_IN_TEXT.findall(sentence):
+            info = catalog.flag(named)
+            if info is not None and info.kind == "bool" and catalog.canonical(named) not in out:
+                out.append(catalog.canonical(named))
     return out
 
 
@@ -1502,6 +1502,21 @@ MAX_SIBLINGS = 2
 _GENERIC_CHOICES = frozenset({*OFF_WORDS, "auto", "default", "prefill", "decode", "normal", "null"})
 
 
+def _telling_choice(value: str) -> bool:
+    """A choice distinctive enough that a message naming it names that choice."""
+    return len(value) >= 4 and value.lower() not in _GENERIC_CHOICES
+
+
+def _names_choice(said: str, value: str) -> bool:
+    """``said`` (lower case, padded with spaces) names ``value`` as a whole word."""
+    return re.search(rf"(?<![a-z0-9_]){re.escape(value.lower())}(?![a-z0-9_])", said) is not None
+
+
+def _variant(choice: str, value: str) -> bool:
+    """One choice is the other with more said (flashinfer_trtllm_routed of flashinfer_trtllm)."""
+    return choice.startswith(value) or value.startswith(choice)
+
+
 def _chosen_value_named(text: str, flags: Flags) -> list[Move]:
     """At run time, a choice the user made (a value among its flag's parser choices) that
     the failure names: another implementation of the same feature (sibling choices, the
@@ -1513,19 +1528,16 @@ def _chosen_value_named(text: str, flags: Flags) -> list[Move]:
         info = flags.catalog.flag(name)
         if not isinstance(value, str) or info is None or value not in map(str, info.choices):
             continue
-        if flags.is_pinned(name) or len(value) < 4 or value.lower() in _GENERIC_CHOICES:
+        if flags.is_pinned(name) or not _telling_choice(value) or not _names_choice(said, value):
             continue
         if flags.catalog.canonical(name) in flags.catalog.primary:
             continue  # the role, the algorithm, the sizes: what the operator asked for
-        if not re.search(rf"(?<![a-z0-9_]){re.escape(value.lower())}(?![a-z0-9_])", said):
-            continue
         family = re.split(r"[_-]", value)[0]
         # Another implementation, not a variant of the one that crashed (x_routed of x).
         siblings = [
             str(c)
             for c in info.choices
-            if re.match(rf"{re.escape(family)}[_-]", str(c))
-            and not (str(c).startswith(value) or value.startswith(str(c)))
+            if re.match(rf"{re.escape(family)}[_-]", str(c)) and not _variant(str(c), value)
         ][:MAX_SIBLINGS]
         out.extend(_inferred([Edit(EditOp.SET, name, sibling)], "chosen") for sibling in siblings)
         out.append(_inferred([Edit(EditOp.DROP, name)], "chosen"))
@@ -1546,14 +1558,10 @@ def _resolved_choice_refused(message: str, flags: Flags, resolved: Mapping[str, 
         info = flags.catalog.flag(flag)
         if not isinstance(value, str) or info is None or not info.choices or flags.spelling(flag) is not None:
             continue
-        if flags.is_pinned(flag) or len(value) < 4 or value.lower() in _GENERIC_CHOICES:
-            continue
-        if not re.search(rf"(?<![a-z0-9_]){re.escape(value.lower())}(?![a-z0-9_])", said):
+        if flags.is_pinned(flag) or not _telling_choice(value) or not _names_choice(said, value):
             continue
         others = [
-            str(c)
-            for c in info.choices
-            if str(c).lower() not in _GENERIC_CHOICES and not (str(c).startswith(value) or value.startswith(str(c)))
+            str(c) for c in info.choices if str(c).lower() not in _GENERIC_CHOICES and not _variant(str(c), value)
         ]
         out.extend(_inferred([Edit(EditOp.SET, flag, c)], "resolved") for c in others[:MAX_SIBLINGS])
     return out

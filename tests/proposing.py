@@ -3,7 +3,9 @@ the helper the message-reading tests share."""
 
 from __future__ import annotations
 
-from autofix.catalog import load_catalog
+from collections.abc import Mapping
+
+from autofix.catalog import Catalog, load_catalog
 from autofix.classify import Diagnosis, Subject
 from autofix.model import Candidate, Failure, Gate
 from autofix.repair import Proposal, propose
@@ -11,10 +13,21 @@ from autofix.repair import Proposal, propose
 BARE = load_catalog().without_classes()
 
 
-def proposed(args: dict[str, object], exception: str, message: str) -> tuple[Candidate, list[Proposal]]:
+def proposed(
+    args: dict[str, object],
+    exception: str,
+    message: str,
+    *,
+    gate: Gate = Gate.PREFLIGHT,
+    catalog: Catalog = BARE,
+    resolved: Mapping[str, object] | None = None,
+) -> tuple[Candidate, list[Proposal]]:
     """The candidate ``args`` make (with a pinned model path) and the moves proposed when
-    preflight fails with ``exception: message``."""
+    ``gate`` (preflight unless said) fails with ``exception: message``; ``resolved``: what
+    SGLang resolved for that candidate."""
     candidate = Candidate.build({"model-path": "/m", **args})
     subject = Subject(exception, message, None)
-    failure = Failure(gate=Gate.PREFLIGHT, class_id=None, fingerprint="f", exception=exception, message=message)
-    return candidate, propose(candidate, Diagnosis(failure, subject), BARE, pinned=("model-path",))
+    failure = Failure(gate=gate, class_id=None, fingerprint="f", exception=exception, message=message)
+    return candidate, propose(
+        candidate, Diagnosis(failure, subject), catalog, pinned=("model-path",), resolved=resolved
+    )

@@ -9,18 +9,16 @@ messages."""
 from __future__ import annotations
 
 from autofix.catalog import load_catalog
-from autofix.classify import Diagnosis, Subject
-from autofix.model import Candidate, Failure, Gate
-from autofix.repair import propose
+from autofix.model import Gate
+
+from .proposing import proposed
 
 CATALOG = load_catalog()
 
 
 def labels(args: dict[str, object], message: str, gate: Gate, exception: str = "RuntimeError") -> list[str]:
-    candidate = Candidate.build({"model-path": "/m", **args})
-    failure = Failure(gate=gate, class_id=None, fingerprint="f", exception=exception, message=message)
-    diagnosis = Diagnosis(failure, Subject(exception, message, None))
-    return [p.move.label() for p in propose(candidate, diagnosis, CATALOG, pinned=("model-path",))]
+    _, found = proposed(args, exception, message, gate=gate, catalog=CATALOG)
+    return [p.move.label() for p in found]
 
 
 def test_a_crash_in_the_chosen_backend_tries_its_siblings_first() -> None:

@@ -8,19 +8,16 @@ their own messages."""
 from __future__ import annotations
 
 from autofix.catalog import load_catalog
-from autofix.classify import Diagnosis, Subject
-from autofix.model import Candidate, Failure, Gate
 from autofix.probes.preflight import _resolved_before_refusal
-from autofix.repair import propose
+
+from .proposing import proposed
 
 CATALOG = load_catalog()
 
 
 def labels(resolved: dict[str, object], message: str) -> list[str]:
-    candidate = Candidate.build({"model-path": "/m", "tp-size": "2"})
-    failure = Failure(gate=Gate.PREFLIGHT, class_id=None, fingerprint="f", exception="ValueError", message=message)
-    diagnosis = Diagnosis(failure, Subject("ValueError", message, None))
-    return [p.move.label() for p in propose(candidate, diagnosis, CATALOG, pinned=("model-path",), resolved=resolved)]
+    _, found = proposed({"tp-size": "2"}, "ValueError", message, catalog=CATALOG, resolved=resolved)
+    return [p.move.label() for p in found]
 
 
 def test_a_refused_value_sglang_chose_is_replaced_by_another_choice() -> None:

@@ -179,6 +179,17 @@ def _field_names(sa: Any) -> list[str]:
     return [n for n in vars(sa) if not n.startswith("_")]
 
 
+def _resolved_view(sa: Any) -> Any:
+    """What the record resolved to: 0.5.x resolves into a view of the record; before, the
+    record itself."""
+    try:
+        from sglang.srt.arg_groups.overrides import resolved_view  # type: ignore[import-not-found]
+
+        return resolved_view(sa)
+    except Exception:
+        return sa
+
+
 def _resolve(argv: list[str], set_fields: list[str], steps_run: list[str], held: dict[str, Any]) -> dict[str, Any]:
     """Runs in the forked child; returns the answer fields. ``held`` keeps the record and
     its values as parsed, for the values it had resolved when a check refused it."""
@@ -195,14 +206,7 @@ def _resolve(argv: list[str], set_fields: list[str], steps_run: list[str], held:
     if hasattr(sa, "check_server_args"):
         sa.check_server_args()
         steps_run.append("check_server_args")
-    view = sa
-    try:
-        from sglang.srt.arg_groups.overrides import resolved_view  # type: ignore[import-not-found]
-
-        view = resolved_view(sa)
-    except Exception:
-        pass
-    resolved_all = _snapshot(view, names)
+    resolved_all = _snapshot(_resolved_view(sa), names)
     changed = {
         n: [raw.get(n), v]
         for n, v in resolved_all.items()
@@ -245,15 +249,8 @@ def _resolved_before_refusal(held: dict[str, Any], set_fields: list[str]) -> dic
     refers to. Empty when parsing itself failed."""
     if "record" not in held:
         return {}
-    view = held["record"]
-    try:  # 0.5.x resolves into a view of the record, as on success
-        from sglang.srt.arg_groups.overrides import resolved_view
-
-        view = resolved_view(view)
-    except Exception:
-        pass
     try:
-        now = _snapshot(view, held["names"])
+        now = _snapshot(_resolved_view(held["record"]), held["names"])
     except Exception:
         return {}
     raw = held["raw"]
