@@ -21,6 +21,7 @@ from typing import Any
 
 from .catalog import Catalog, Component, EditSpec, MoveSpec, ValueSpec
 from .classify import MATCH_LINE, Diagnosis, Subject
+from .features import switched_off
 from .model import ArgValue, Candidate, Edit, EditOp, KeyValue, Move, json_object, normalize_value
 from .renames import OFF_WORDS, in_host_release, refused_flags, rename_move
 from .search import more_gpus
@@ -175,7 +176,7 @@ def propose(
         # what is read off the text alone.
         moves.extend(_chosen_value_named(failure_text, flags))
     renamed = rename_move(candidate, catalog, resolved) if _parser_refused(diagnosis.subject) else None
-    moves.extend(infer(diagnosis.subject, flags, resolved, source))
+    moves.extend(infer(diagnosis.subject, flags, resolved, source, running=diagnosis.failure.gate.on_gpus))
     moves.extend(extra)
     if not moves and renamed is None:
         # Nothing read anything: the flags the message's words point at, a last resort.
@@ -201,6 +202,17 @@ def propose(
     # orphans what the user asked for last; otherwise in the order found.
     children.sort(key=lambda t: t[0])
     return [Proposal(move, child, i, tier == GIVES_UP_TIER) for i, (tier, move, child) in enumerate(children)]
+
+
+def _switches(flags: Flags) -> dict[str, tuple[str, object | None]]:
+    """Every on/off switch the user may change, with its spelling and value in the candidate."""
+    out: dict[str, tuple[str, object | None]] = {}
+    for name, info in flags.catalog.flags.items():
+        if info.kind != "bool" or flags.is_pinned(name):
+            continue
+        spelling = flags.spelling(name)
+        out[name] = (spelling or name, flags.candidate.arg(spelling) if spelling is not None else None)
+    return out
 
 
 def _parser_refused(subject: Subject) -> bool:
@@ -484,7 +496,7 @@ def offline_moves(diagnosis: Diagnosis, catalog: Catalog, source: str | None = N
             move = realize(spec, flags, {}, diagnosis.groups, origin=cls.id)
             if move is not None:
                 moves.append(move)
-    moves.extend(infer(diagnosis.subject, flags, {}, source))
+    moves.extend(infer(diagnosis.subject, flags, {}, source, running=diagnosis.failure.gate.on_gpus))
     unique: dict[str, Move] = {}
     for move in moves:
         unique.setdefault(move.label(), move)
@@ -694,8 +706,16 @@ def argparse_line(subject: Subject) -> str:
     return next((ln for ln in reversed(lines) if _ARGPARSE_LINE.search(ln)), "")
 
 
-def infer(subject: Subject, flags: Flags, resolved: Mapping[str, object], source: str | None = None) -> list[Move]:
-    """Moves read off the failure text and the failing code; all labelled inferred."""
+def infer(
+    subject: Subject,
+    flags: Flags,
+    resolved: Mapping[str, object],
+    source: str | None = None,
+    *,
+    running: bool = False,
+) -> list[Move]:
+    """Moves read off the failure text and the failing code; all labelled inferred.
+    ``running``: the server failed at run time (a launch gate, not argument validation)."""
     from .jsonargs import json_moves
     from .validation import validation_moves  # it builds on this module's helpers
     from .wording import none_compared, wording_moves
@@ -721,6 +741,9 @@ def infer(subject: Subject, flags: Flags, resolved: Mapping[str, object], source
     elif subject.frame is not None and subject.frame.source:
         moves.extend(_from_source(subject.frame.source, flags))
     moves.extend(component_moves(subject, flags, resolved))
+    if running:
+        # After where it died: a feature the failure names in words, while it is on.
+        moves.extend(switched_off(f"{subject.exception}: {message}"[:MATCH_LINE], _switches(flags)))
     moves.extend(_folded(message, flags))
     moves.extend(_named_in_message(message, flags))
     moves.extend(_required_value(message, flags))

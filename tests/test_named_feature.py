@@ -19,7 +19,9 @@ from .proposing import proposed
 CATALOG = load_catalog()
 
 
-def labels(args: dict[str, object], message: str, gate: Gate = Gate.START, exception: str = "RuntimeError") -> list[str]:
+def labels(
+    args: dict[str, object], message: str, gate: Gate = Gate.START, exception: str = "RuntimeError"
+) -> list[str]:
     _, found = proposed(args, exception, message, gate=gate, catalog=CATALOG)
     return [p.move.label() for p in found]
 

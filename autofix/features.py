@@ -1,0 +1,86 @@
+"""Features a run-time failure names by their switch's words. Pure.
+
+An operator who reads "illegal memory access in the overlap scheduler" relaunches without
+the overlap scheduler. The parser says which switches exist: ``--disable-overlap-schedule``
+turns off a feature that is on by default, ``--enable-dp-attention`` one the user turned
+on. A failure that names such a feature in words (any form: "scheduling", "allreduce",
+"CUDA graphs") while it is on gets the move that switches it off. Features of one word are
+not read: a single word ("metrics", "cache") names too much.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterator, Mapping
+
+from .model import Edit, EditOp, Move
+from .renames import OFF_WORDS
+
+MIN_FEATURE_WORDS = 2
+MAX_FEATURES = 3  # the most telling few: the longest phrases the text uses
+_SWITCH = re.compile(r"^(?P<switch>enable|disable)-(?P<feature>[a-z0-9-]+)$")
+# Enough of English inflection to meet "scheduler", "scheduling" and "schedule" in one stem.
+_SUFFIXES = ("ing", "ers", "er", "es", "ed", "s", "e")
+_MIN_STEM = 4
+
+
+def stem(word: str) -> str:
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= _MIN_STEM:
+            return word[: -len(suffix)]
+    return word
+
+
+def stems(text: str) -> tuple[str, ...]:
+    return tuple(stem(w) for w in re.findall(r"[a-z0-9]+", text.lower()))
+
+
+def spellings(words: tuple[str, ...]) -> Iterator[tuple[str, ...]]:
+    """The feature's words as stems, and every way of writing neighbours as one word
+    (custom all reduce: custom allreduce; cuda graph: cudagraph)."""
+    for joins in itertools.product((False, True), repeat=len(words) - 1):
+        out = [words[0]]
+        for word, joined in zip(words[1:], joins, strict=True):
+            if joined:
+                out[-1] += word
+            else:
+                out.append(word)
+        yield tuple(stem(w) for w in out)
+
+
+def said(phrase: tuple[str, ...], text: tuple[str, ...]) -> bool:
+    n = len(phrase)
+    return any(text[i : i + n] == phrase for i in range(len(text) - n + 1))
+
+
+def feature_words(flag: str) -> tuple[str, ...] | None:
+    """The words of the feature an on/off switch names (disable-overlap-schedule: overlap,
+    schedule), None for other flags and for features of one word."""
+    found = _SWITCH.match(flag)
+    if found is None:
+        return None
+    words = tuple(found.group("feature").split("-"))
+    return words if len(words) >= MIN_FEATURE_WORDS else None
+
+
+def is_on(value: object) -> bool:
+    return value is True or (isinstance(value, str) and value.lower() not in OFF_WORDS)
+
+
+def switched_off(text: str, switches: Mapping[str, tuple[str, object | None]]) -> list[Move]:
+    """Moves that turn off each feature ``text`` names while it is on, longest phrase
+    first. ``switches``: every on/off switch of the parser, with how the candidate spells
+    it and its value there (None when it does not set the switch)."""
+    words_said = stems(text)
+    found: list[tuple[int, str, Edit]] = []
+    for flag, (spelling, value) in switches.items():
+        words = feature_words(flag)
+        if words is None or not any(said(s, words_said) for s in spellings(words)):
+            continue
+        if flag.startswith("enable-") and value is not None and is_on(value):
+            found.append((-len(words), flag, Edit(EditOp.DROP, spelling)))
+        elif flag.startswith("disable-") and (value is None or not is_on(value)):
+            found.append((-len(words), flag, Edit(EditOp.SET, spelling, True)))
+    found.sort(key=lambda t: (t[0], t[1]))
+    return [Move((edit,), inferred=True, origin="feature") for _, _, edit in found[:MAX_FEATURES]]
