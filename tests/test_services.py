@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
+import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
 
+from autofix.errors import HostError
 from autofix.hosts.local import LocalHost
 from autofix.model import Candidate
+from autofix.probes import _proc, supervise
 from autofix.services import ProcessManager, ServiceState
 from autofix.targets import Target
 
@@ -255,3 +259,31 @@ def test_a_required_env_file_that_is_missing_fails_the_start_by_name(tmp_path: P
     pm = ProcessManager(LocalHost(workdir=str(tmp_path / "work")), sys.executable)
     with pytest.raises(HostError, match=f"EnvironmentFile {tmp_path}/nope.env: no such file"):
         pm.start("t-nofile", Candidate.build({"model-path": "/m"}), target, None, env_files=[f"{tmp_path}/nope.env"])
+
+
+def test_a_stop_before_the_start_leaves_nothing_to_run(tmp_path: Path) -> None:
+    """A controller killed while its start was on the way: the resumed controller stops
+    the planned name before the start reaches the host. The late start then starts
+    nothing (the name was stopped), so nothing of the attempt holds its port later."""
+    target = script_target(tmp_path, "import time; time.sleep(60)\n")
+    host = LocalHost(workdir=str(tmp_path / "work"))
+    pm = ProcessManager(host, sys.executable)
+    name = f"t-late-{os.getpid()}"
+    pm.stop(pm.planned(name), grace=2)
+    with pytest.raises(HostError, match="stopped before it started"):
+        pm.start(name, Candidate.build({}), target, None)
+    assert _proc.carriers(name) == []
+
+
+def test_a_stop_waits_for_a_start_in_flight(tmp_path: Path) -> None:
+    """While a start holds the start lock (the candidate is being exec'd and its identity
+    is not on disk yet), a stop waits for it instead of finding nothing to stop."""
+    directory = tmp_path / "work" / "services" / f"t-flight-{os.getpid()}"
+    directory.mkdir(parents=True)
+    script = Path(supervise.__file__)
+    with open(directory / "start.lock", "a") as guard:
+        fcntl.flock(guard, fcntl.LOCK_EX)
+        stopping = subprocess.Popen([sys.executable, str(script), "stop", str(directory), "1"])
+        time.sleep(1.0)
+        assert stopping.poll() is None  # waiting on the lock, not done with nothing found
+    assert stopping.wait(timeout=30) == 0
