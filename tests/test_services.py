@@ -270,9 +270,12 @@ def test_a_stop_before_the_start_leaves_nothing_to_run(tmp_path: Path) -> None:
     pm = ProcessManager(host, sys.executable)
     name = f"t-late-{os.getpid()}"
     pm.stop(pm.planned(name), grace=2)
-    with pytest.raises(HostError, match="stopped before it started"):
-        pm.start(name, Candidate.build({}), target, None)
-    assert _proc.carriers(name) == []
+    try:
+        with pytest.raises(HostError, match="stopped before it started"):
+            pm.start(name, Candidate.build({}), target, None)
+        assert _proc.carriers(name) == []
+    finally:
+        pm.stop(pm.planned(name), grace=2)  # whatever a regression started
 
 
 def test_a_stop_waits_for_a_start_in_flight(tmp_path: Path) -> None:

@@ -80,11 +80,20 @@ def _supervisor_alive(directory: str) -> bool:
     return _proc.same_process(ident.get("supervisor"), ident.get("supervisor_started"))
 
 
+STOPPED = "stopped"  # written by a stop: a start that arrives later starts nothing
+
+
 def start(directory: str, argv: list[str]) -> int:
     os.makedirs(directory, exist_ok=True)
     with open(os.path.join(directory, "start.lock"), "a") as guard:
         # One start per DIR, even when a start is retried while the first still runs.
         fcntl.flock(guard, fcntl.LOCK_EX)
+        if os.path.exists(os.path.join(directory, STOPPED)):
+            # The controller that asked died and its successor stopped this name before
+            # the start got here: starting now would leave a candidate nobody watches.
+            _forget_secrets(directory)
+            sys.stdout.write(json.dumps({"error": "stopped before it started"}) + "\n")
+            return 1
         ident = _identity(directory)
         if ident is not None:
             report = {"pid": ident["pid"], "pgid": ident["pid"], "again": True}
@@ -379,11 +388,21 @@ def status(directory: str) -> dict[str, Any]:
     return {"state": "gone", "pid": ident.get("pid")}
 
 
+def _bar_start(directory: str) -> None:
+    """Under the start lock: a start in flight has its identity on disk before the stop
+    looks for it, and a start still on its way finds the name stopped and starts nothing."""
+    os.makedirs(directory, exist_ok=True)
+    with open(os.path.join(directory, "start.lock"), "a") as guard:
+        fcntl.flock(guard, fcntl.LOCK_EX)
+        _write(os.path.join(directory, STOPPED), "")
+
+
 def stop(directory: str, grace: float) -> dict[str, Any]:
     """SIGTERM the candidate, SIGKILL what is left after ``grace`` seconds. Only processes
     that prove to be it are signalled: its leader while pid and start time still match,
     and whatever carries its token (ranks, and what outlived a leader already reaped)."""
     token = _token(directory)
+    _bar_start(directory)
     for sig, wait in ((signal.SIGTERM, grace), (signal.SIGKILL, 5.0)):
         signalled = _kill_carriers(token, sig)
         if _candidate_alive(directory):
