@@ -258,6 +258,19 @@ MISSES = {
     "sglang-18943": "round 11: measured after the round's engine was frozen (ce58d01), not tuned on",
     "sglang-39517": "round 11: measured after the round's engine was frozen (ce58d01), not tuned on",
     "sglang-2762": "round 11: measured after the round's engine was frozen (ce58d01), not tuned on",
+    "sglang-12688": "round 13: measured after the round-14 engine was frozen (37e2c6d), not tuned on",
+    "mooncake-851": "round 13: measured after the round-14 engine was frozen (37e2c6d), not tuned on",
+    "sglang-7338": "round 13: measured after the round-14 engine was frozen (37e2c6d), not tuned on",
+    "dynamo-5048": "round 13: measured after the round-14 engine was frozen (37e2c6d), not tuned on",
+    "sglang-24740": "round 13: measured after the round-14 engine was frozen (37e2c6d), not tuned on",
+    "sglang-13030": "round 13: measured after the round-14 engine was frozen (37e2c6d), not tuned on",
+    "sglang-23769": "round 13: measured after the round-14 engine was frozen (37e2c6d), not tuned on",
+    "sglang-34260": "round 13: measured after the round-14 engine was frozen (37e2c6d), not tuned on",
+    "kvcached-5": "round 13: measured after the round-14 engine was frozen (37e2c6d), not tuned on",
+    "sglang-199": "round 13: measured after the round-14 engine was frozen (37e2c6d), not tuned on",
+    "sglang-3547": "round 13: measured after the round-14 engine was frozen (37e2c6d), not tuned on",
+    "sglang-4968": "round 13: measured after the round-14 engine was frozen (37e2c6d), not tuned on",
+    "sglang-pr11275": "round 13: measured after the round-14 engine was frozen (37e2c6d), not tuned on",
 }
 
 
