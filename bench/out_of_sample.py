@@ -62,6 +62,7 @@ SETS = (
     "sglang-0.5.23-tenth",
     "sglang-0.5.23-eleventh",
     "sglang-0.5.23-twelfth",
+    "sglang-0.5.23-thirteenth",
     "users",
     "users2",
     "users3",
