@@ -72,6 +72,7 @@ SETS = (
     "users7",
     "users8",
     "users9",
+    "users10",
     "spellings",
 )
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
