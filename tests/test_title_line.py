@@ -1,0 +1,44 @@
+"""Issue 14 round 15, written before the change: in a paste no reading explains, an issue's
+title (a markdown heading, a "[Bug]" line) says what the user saw in a few words; the log
+they pasted under it says what failed. A log line that states a failure is the subject
+before the title, whatever words the title has; a title is still the subject when nothing
+else states a failure. These tests use their own pastes."""
+
+from __future__ import annotations
+
+from autofix.catalog import load_catalog
+from autofix.classify import classify
+from autofix.model import Gate
+from autofix.tracebacks import parse_text
+
+CATALOG = load_catalog()
+
+
+def subject_of(text: str) -> str:
+    d = classify(parse_text(text), CATALOG, Gate.START)
+    return f"{d.subject.exception}: {d.subject.message}"
+
+
+def test_the_log_line_beats_the_heading_above_it() -> None:
+    paste = (
+        "# [Bug] KV transfer failed with the RDMA backend, decode crashed\n"
+        "\n"
+        "```\n"
+        "[2026-03-02 10:00:01 TP0] Prefill batch. #new-seq: 1, #new-token: 512\n"
+        "[2026-03-02 10:00:04 TP1] Decode transfer failed for request rid=ab12: peer closed the queue pair\n"
+        "```\n"
+    )
+    assert "peer closed the queue pair" in subject_of(paste)
+
+
+def test_a_bracketed_title_without_a_heading_mark_is_a_title_too() -> None:
+    paste = (
+        "[BUG]: server crash with two nodes after the first request\n"
+        "E0302 10:00:04.123456 4242 transfer.cpp:88] Rank 3 worker died: exit code -6 (SIGABRT)\n"
+    )
+    assert "Rank 3 worker died" in subject_of(paste)
+
+
+def test_a_title_alone_is_still_the_subject() -> None:
+    paste = "# [Bug] Server hangs at 4% while capturing CUDA graphs\n\nNo log, only a screenshot.\n"
+    assert "Server hangs at 4%" in subject_of(paste)
