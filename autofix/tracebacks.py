@@ -625,6 +625,14 @@ _NO_EVIDENCE = re.compile(
     r'^\s*(?:File "|[-*] \[[ xX]\]|Exception raised from )|(?i:I have searched|please (?:note|use english)|'
     r"otherwise it will be closed|\bdiscussions?/new)"
 )
+# An issue's title as pasted: a markdown heading, or a line that opens with its tag.
+_TITLE = re.compile(r"(?i)\s*(?:#{1,6}\s|\[(?:bug|feature|question|rfc|help|issue)\]\s*:?)")
+_NAMED_ERROR = re.compile(r"\b[A-Za-z_]\w*(?:Error|Exception)\b:")
+# A line a program logged: a timestamp, a glog or rank prefix, a level word, an exception.
+_LOGGED = re.compile(
+    r"\s*(?:\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d|[EWFI]\d{4} \d\d:\d\d:\d\d|\[rank\d+\]|\[TP\d+|\(\w+ pid=\d+\)"
+    r"|(?:ERROR|CRITICAL|FATAL)\b|[A-Za-z_.]*(?:Error|Exception)\b[:(])"
+)
 EVIDENCE_LINE = 2000  # characters of a line read for evidence
 MIN_EVIDENCE = 2
 
@@ -887,18 +895,30 @@ class JournalParser:
 
     def _likeliest_line(self) -> str:
         """The line of the journal's last LOOKBACK_LINES that states the most failure, the
-        first of equals (nearer the cause); "" when none states enough. Read only when
-        nothing else was found: a paste is short, a long journal has its failure lines."""
+        first of equals (nearer the cause); "" when none states enough. An issue's title
+        gives way to a line the program logged that states enough: the title sums up what
+        the user saw, the log under it says what failed (prose does not outrank a title).
+        Read only when nothing else was found: a paste is short, a long journal has its
+        failure lines."""
         best: tuple[int, int] = (0, 0)
-        found = ""
+        best_logged: tuple[int, int] = (0, 0)
+        found = logged = ""
+        titled = False
         for number, line in enumerate(self._recent):
             head = line[:EVIDENCE_LINE]
             if not _EVIDENCE_HINT.search(head.lower()):
                 continue
             evidence = failure_evidence(head)
-            if evidence >= MIN_EVIDENCE and (evidence, -number) > best:
+            if evidence < MIN_EVIDENCE:
+                continue
+            if (evidence, -number) > best:
+                # (a title that quotes the exception is the error itself)
+                titled = bool(_TITLE.match(head)) and not _NAMED_ERROR.search(head)
                 best, found = (evidence, -number), _as_stated(head)
-        return found
+            announces = "Traceback (most recent call last)" in head  # says one follows, not what
+            if _LOGGED.match(head) and not announces and (evidence, -number) > best_logged:
+                best_logged, logged = (evidence, -number), _as_stated(head)
+        return logged if logged and titled else found
 
     # per line --------------------------------------------------------------------------
     def _prose_errors(self) -> tuple[Signal, ...]:
