@@ -1,0 +1,32 @@
+"""Issue 14 round 15, written before the change: a check that requires a feature "to be
+disabled" (or turned off) names it in words; the move turns that feature off by whatever
+the parser offers: its disable- switch, dropping the enable- switch the user set, or the
+off choice of a flag whose name holds those words. These tests use their own messages."""
+
+from __future__ import annotations
+
+from autofix.catalog import load_catalog
+
+from .proposing import proposed
+
+BARE = load_catalog().without_classes()
+
+
+def labels(args: dict[str, object], message: str) -> list[str]:
+    _, found = proposed(args, "AssertionError", message, catalog=BARE)
+    return [p.move.label() for p in found]
+
+
+def test_the_off_choice_of_the_flag_named_by_its_words() -> None:
+    got = labels({"tp-size": "4"}, "Live resharding requires prefill CUDA graph to be disabled.")
+    assert got and got[0] == "set cuda-graph-backend-prefill=disabled", got
+
+
+def test_a_default_on_feature_gets_its_disable_switch() -> None:
+    got = labels({}, "The streaming sampler requires the overlap schedule to be turned off")
+    assert got and got[0] == "set disable-overlap-schedule=True", got
+
+
+def test_a_feature_the_user_turned_on_is_dropped() -> None:
+    got = labels({"enable-torch-compile": True}, "Hot weight swap requires torch compile to be disabled.")
+    assert got and got[0] == "drop enable-torch-compile", got
