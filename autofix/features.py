@@ -84,3 +84,31 @@ def switched_off(text: str, switches: Mapping[str, tuple[str, object | None]]) -
             found.append((-len(words), flag, Edit(EditOp.SET, spelling, True)))
     found.sort(key=lambda t: (t[0], t[1]))
     return [Move((edit,), inferred=True, origin="feature") for _, _, edit in found[:MAX_FEATURES]]
+
+
+# Words a flag's off choice is spelled with (cuda-graph-backend-prefill: disabled).
+OFF_CHOICES = ("disabled", "disable", "off", "none")
+
+
+def off_by_words(phrase: str, flags: Mapping[str, tuple[str, object | None, tuple[object, ...]]]) -> list[Move]:
+    """Moves that turn off the feature ``phrase`` names, for a check that requires it off:
+    its disable- switch, the enable- switch the user set dropped, else the off choice of a
+    flag whose name holds every word of the phrase. ``flags``: name -> (spelling, the
+    candidate's value or None, the parser's choices)."""
+    said = set(stems(phrase)) - {"the", "a", "an"}
+    if not said:
+        return []
+    out: list[Move] = []
+    for flag, (spelling, value, _) in flags.items():
+        words = feature_words(flag)
+        if words is not None and {stem(w) for w in words} == said:
+            if flag.startswith("disable-") and not is_on(value):
+                out.append(Move((Edit(EditOp.SET, spelling, True),), inferred=True, origin="feature"))
+            elif flag.startswith("enable-") and value is not None and is_on(value):
+                out.append(Move((Edit(EditOp.DROP, spelling),), inferred=True, origin="feature"))
+    for flag, (spelling, value, choices) in flags.items():
+        off = next((str(c) for c in choices if str(c).lower() in OFF_CHOICES), None)
+        if off is None or str(value).lower() == off or not said <= set(stems(flag)):
+            continue
+        out.append(Move((Edit(EditOp.SET, spelling, off),), inferred=True, origin="feature"))
+    return out

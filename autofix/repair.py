@@ -21,7 +21,7 @@ from typing import Any
 
 from .catalog import Catalog, Component, EditSpec, MoveSpec, ValueSpec
 from .classify import MATCH_LINE, Diagnosis, Subject
-from .features import switched_off
+from .features import off_by_words, switched_off
 from .model import ArgValue, Candidate, Edit, EditOp, KeyValue, Move, json_object, normalize_value
 from .renames import OFF_WORDS, in_host_release, refused_flags, rename_move
 from .search import more_gpus
@@ -212,6 +212,19 @@ def _switches(flags: Flags) -> dict[str, tuple[str, object | None]]:
             continue
         spelling = flags.spelling(name)
         out[name] = (spelling or name, flags.candidate.arg(spelling) if spelling is not None else None)
+    return out
+
+
+def _flag_views(flags: Flags) -> dict[str, tuple[str, object | None, tuple[object, ...]]]:
+    """Every flag the user may change: its spelling, its value in the candidate (None when
+    unset) and the parser's choices."""
+    out: dict[str, tuple[str, object | None, tuple[object, ...]]] = {}
+    for name, info in flags.catalog.flags.items():
+        if flags.is_pinned(name):
+            continue
+        spelling = flags.spelling(name)
+        value = flags.candidate.arg(spelling) if spelling is not None and flags.known(name) else None
+        out[name] = (spelling or name, value, info.choices)
     return out
 
 
@@ -635,6 +648,9 @@ _TURN_ON = re.compile(
 )
 _AND_FLAG = re.compile(r"--(?P<a>[a-z0-9][a-z0-9-]*)\s+and\s+--(?P<b>[a-z0-9][a-z0-9-]*)")
 _TO_BE_ENABLED = re.compile(r"requires (?P<words>[a-z][a-z ]+?) to be enabled")
+_TO_BE_OFF = re.compile(
+    r"(?i)\brequires? (?:the )?(?P<words>[a-z][a-z0-9 _-]{2,60}?) to be (?:disabled|turned off|switched off|off)\b"
+)
 _NOT_IN_LIST = re.compile(r"--(?P<flag>[a-z0-9][a-z0-9-]*)[= ](?P<value>\S+?) is not in [^\[]*\[(?P<items>[^\]]*)\]")
 _DROP_OBJECT = re.compile(
     r"(?:incompatible with|cannot be combined with|not supported (?:together )?with"
@@ -879,13 +895,48 @@ def plain_size(text: str) -> str | None:
     return str(int(value)) if value.is_integer() else None
 
 
+_DURATION = re.compile(r"^(?P<number>\d+(?:\.\d+)?)\s*(?P<unit>[a-z]+)$")
+_SECONDS_PER = {
+    **dict.fromkeys(("ms", "msec", "msecs"), 0.001),
+    **dict.fromkeys(("s", "sec", "secs", "second", "seconds"), 1.0),
+    **dict.fromkeys(("m", "min", "mins", "minute", "minutes"), 60.0),
+    **dict.fromkeys(("h", "hr", "hrs", "hour", "hours"), 3600.0),
+}
+# The unit a flag's name says it takes: milliseconds, else seconds for a time-like name.
+_IN_MS = re.compile(r"(?:^|-)(?:ms|millis\w*)$")
+_IN_SECONDS = re.compile(r"(?:^|-)(?:secs?|seconds|timeout|interval|delay|wait|ttl|period)(?:-|$)")
+
+
+def plain_duration(text: str, flag: str, catalog: Catalog) -> str | None:
+    """The plain number a time with a unit means ('2m' -> '120') in the unit the flag's
+    name says it takes; None for another flag, or a fraction given to an int flag."""
+    found = _DURATION.match(text.strip().lower())
+    name = catalog.canonical(flag)
+    if found is None or not (_IN_MS.search(name) or _IN_SECONDS.search(name)):
+        return None
+    per = _SECONDS_PER.get(found.group("unit"))
+    if per is None:
+        return None
+    seconds = float(found.group("number")) * per
+    value = seconds * 1000 if _IN_MS.search(name) else seconds
+    info = catalog.flag(name)
+    if info is not None and info.type == "int" and not value.is_integer():
+        return None
+    return str(_tidy(round(value, 6)))
+
+
 def _sizes_with_units(subject: Subject, flags: Flags) -> list[Move]:
     """A number the parser refused that carries a unit, written as the plain integer it
     means: the flags whose value the message quotes, else every such value the user set."""
     text = f"{subject.exception}: {subject.message}\n{argparse_line(subject)}"
     if not _NUMBER_REFUSED.search(text):
         return []
-    sized = [(n, v, p) for n, v in flags.candidate.args if isinstance(v, str) and (p := plain_size(v)) is not None]
+    # A time first: a timeout's '2m' is minutes, not mega.
+    sized = [
+        (n, v, p)
+        for n, v in flags.candidate.args
+        if isinstance(v, str) and (p := plain_duration(v, n, flags.catalog) or plain_size(v)) is not None
+    ]
     quoted = [t for t in sized if f"'{t[1]}'" in text or f"--{t[0]}" in text]
     return [_inferred([Edit(EditOp.SET, name, plain)], "argparse") for name, _, plain in quoted or sized]
 
@@ -1157,6 +1208,8 @@ def _from_message(message: str, flags: Flags) -> list[Move]:
             value = _turn_on_value(flag, flags)
             if value is not None:
                 add([Edit(EditOp.SET, flag, value)])
+    for found in _TO_BE_OFF.finditer(message):
+        out.extend(off_by_words(found.group("words"), _flag_views(flags)))
     for found in _TO_BE_ENABLED.finditer(message):
         disabling = "disable-" + "-".join(found.group("words").split())
         if flags.spelling(disabling):
