@@ -268,6 +268,15 @@ MISSES = {
     "sglang-3547": "round 13: measured after the round-14 engine was frozen (37e2c6d), not tuned on",
     "sglang-4968": "round 13: measured after the round-14 engine was frozen (37e2c6d), not tuned on",
     "sglang-pr11275": "round 13: measured after the round-14 engine was frozen (37e2c6d), not tuned on",
+    "sglang-1485": "round 14: measured after the round-15 engine was frozen (7c1af7e), not tuned on",
+    "sglang-1473": "round 14: measured after the round-15 engine was frozen (7c1af7e), not tuned on",
+    "sglang-3467": "round 14: measured after the round-15 engine was frozen (7c1af7e), not tuned on",
+    "sglang-6875": "round 14: measured after the round-15 engine was frozen (7c1af7e), not tuned on",
+    "sglang-25682": "round 14: measured after the round-15 engine was frozen (7c1af7e), not tuned on",
+    "sglang-9142": "round 14: measured after the round-15 engine was frozen (7c1af7e), not tuned on",
+    "sglang-14092": "round 14: measured after the round-15 engine was frozen (7c1af7e), not tuned on",
+    "ascend-sglang-617": "round 14: measured after the round-15 engine was frozen (7c1af7e), not tuned on",
+    "sglang-pr19781": "round 14: measured after the round-15 engine was frozen (7c1af7e), not tuned on",
 }
 
 
