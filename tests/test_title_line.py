@@ -42,3 +42,13 @@ def test_a_bracketed_title_without_a_heading_mark_is_a_title_too() -> None:
 def test_a_title_alone_is_still_the_subject() -> None:
     paste = "# [Bug] Server hangs at 4% while capturing CUDA graphs\n\nNo log, only a screenshot.\n"
     assert "Server hangs at 4%" in subject_of(paste)
+
+
+def test_a_title_stating_more_than_the_log_line_stays_the_subject() -> None:
+    """Issue 14 round 16, written before the change: the log line must state at least as
+    much failure as the title ("out of memory" outweighs a child that "failed")."""
+    paste = (
+        "# [Fix] Accelerator out of memory when serving a 120B model on 8 cards\n"
+        "[2026-03-03 03:53:36] Received sigquit from a child process. It usually means the child failed.\n"
+    )
+    assert "out of memory" in subject_of(paste)
