@@ -896,7 +896,7 @@ class JournalParser:
     def _likeliest_line(self) -> str:
         """The line of the journal's last LOOKBACK_LINES that states the most failure, the
         first of equals (nearer the cause); "" when none states enough. An issue's title
-        gives way to a line the program logged that states enough: the title sums up what
+        gives way to a line the program logged that states as much: the title sums up what
         the user saw, the log under it says what failed (prose does not outrank a title).
         Read only when nothing else was found: a paste is short, a long journal has its
         failure lines."""
@@ -918,7 +918,7 @@ class JournalParser:
             announces = "Traceback (most recent call last)" in head  # says one follows, not what
             if _LOGGED.match(head) and not announces and (evidence, -number) > best_logged:
                 best_logged, logged = (evidence, -number), _as_stated(head)
-        return logged if logged and titled else found
+        return logged if logged and titled and best_logged[0] >= best[0] else found
 
     # per line --------------------------------------------------------------------------
     def _prose_errors(self) -> tuple[Signal, ...]:

@@ -276,7 +276,6 @@ MISSES = {
     "sglang-9142": "round 14: measured after the round-15 engine was frozen (7c1af7e), not tuned on",
     "sglang-14092": "round 14: measured after the round-15 engine was frozen (7c1af7e), not tuned on",
     "ascend-sglang-617": "round 14: measured after the round-15 engine was frozen (7c1af7e), not tuned on",
-    "sglang-pr19781": "round 14: measured after the round-15 engine was frozen (7c1af7e), not tuned on",
 }
 
 
