@@ -1,0 +1,38 @@
+"""Issue 14 round 16, written before the change: a check that lists what it accepts and
+says what it got ("requires ['a', 'b'] ...; got ['c']", "'full' or 'disabled' (got
+'breakable')") refuses the value the user gave a flag: that flag is set to each listed
+value its parser accepts, before any flag is dropped. These tests use their own messages."""
+
+from __future__ import annotations
+
+from autofix.catalog import load_catalog
+
+from .proposing import proposed
+
+BARE = load_catalog().without_classes()
+
+
+def labels(args: dict[str, object], message: str) -> list[str]:
+    _, found = proposed(args, "AssertionError", message, catalog=BARE)
+    return [p.move.label() for p in found]
+
+
+def test_a_bracketed_list_and_the_value_got() -> None:
+    got = labels(
+        {"attention-backend": "triton", "tp-size": "2"},
+        "Turbo layers require one of ['alpha_attn', 'flashinfer'] for the dense part; got ['triton'].",
+    )
+    assert got and got[0] == "set attention-backend=flashinfer", got  # alpha_attn is no choice of it
+
+
+def test_quoted_values_and_a_parenthesised_got() -> None:
+    got = labels(
+        {"cuda-graph-backend-decode": "breakable"},
+        "Live streaming supports decode CUDA graph backend 'full' or 'disabled' (got 'breakable').",
+    )
+    assert got[:2] == ["set cuda-graph-backend-decode=full", "set cuda-graph-backend-decode=disabled"], got
+
+
+def test_a_value_no_flag_holds_is_no_move() -> None:
+    got = labels({"tp-size": "2"}, "Pager supports 'full' or 'disabled' (got 'breakable').")
+    assert not any(label.startswith("set cuda-graph-backend") for label in got), got
