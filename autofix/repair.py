@@ -734,7 +734,7 @@ def infer(
     ``running``: the server failed at run time (a launch gate, not argument validation)."""
     from .jsonargs import json_moves
     from .validation import validation_moves  # it builds on this module's helpers
-    from .wording import none_compared, wording_moves
+    from .wording import got_refused, none_compared, wording_moves
 
     moves: list[Move] = []
     message = subject.message or ""
@@ -743,6 +743,7 @@ def infer(
     moves.extend(_sizes_with_units(subject, flags))
     moves.extend(_numbers_refused(message, flags))
     moves.extend(_from_argparse(f"{message}\n{argparse_line(subject)}", flags))
+    moves.extend(got_refused(message, flags))  # a value changed before a flag is dropped
     moves.extend(_from_message(message, flags))
     moves.extend(_list_members(message, flags))
     moves.extend(_spelled_list(message, flags))

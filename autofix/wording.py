@@ -66,6 +66,44 @@ def wording_moves(message: str, flags: Flags) -> list[Move]:
     ]
 
 
+# --- a value the check got, beside what it accepts ------------------------------------------
+
+# "got ['triton']", "(got 'breakable')", "got: x": what the check was given.
+_GOT = re.compile(r"\bgot:?\s*(?P<got>\[[^\]\n]{1,200}\]|'[^'\n]{1,80}'|\"[^\"\n]{1,80}\"|[A-Za-z0-9_][\w.-]*)")
+
+
+def got_refused(message: str, flags: Flags) -> list[Move]:
+    """A check that says what it got and lists what it accepts: the user's flag holding a
+    value it got is set to each value the message names (in brackets or quotes) that the
+    flag's parser accepts, in the message's order."""
+    out: list[Move] = []
+    for found in _GOT.finditer(message):
+        got = set(_items(found.group("got")))
+        said = message[: found.start()] + message[found.end() :]
+        named = _items_named(said)
+        for name, value in flags.candidate.args:
+            members = value if isinstance(value, tuple) else (value,)
+            if flags.is_pinned(name) or not got & {str(m) for m in members}:
+                continue
+            info = flags.catalog.flag(name)
+            choices = {str(c) for c in info.choices} if info is not None else set()
+            out.extend(
+                _inferred([Edit(EditOp.SET, name, item)], "wording")
+                for item in named
+                if item in choices and item not in got
+            )
+    return out
+
+
+def _items_named(text: str) -> list[str]:
+    """Values a message names: the items of its bracketed lists, and its quoted words."""
+    out: list[str] = []
+    for listed in re.findall(r"\[[^\]\n]{1,400}\]", text):
+        out.extend(_items(listed))
+    out.extend(a or b for a, b in _QUOTED.findall(text))
+    return list(dict.fromkeys(out))
+
+
 # --- a list of allowed values --------------------------------------------------------------
 
 
