@@ -63,6 +63,7 @@ SETS = (
     "sglang-0.5.23-eleventh",
     "sglang-0.5.23-twelfth",
     "sglang-0.5.23-thirteenth",
+    "sglang-0.5.23-fourteenth",
     "users",
     "users2",
     "users3",
