@@ -276,6 +276,12 @@ MISSES = {
     "sglang-9142": "round 14: measured after the round-15 engine was frozen (7c1af7e), not tuned on",
     "sglang-14092": "round 14: measured after the round-15 engine was frozen (7c1af7e), not tuned on",
     "ascend-sglang-617": "round 14: measured after the round-15 engine was frozen (7c1af7e), not tuned on",
+    "sglang-1030": "round 15: measured after the round-16 engine was frozen (7029983), not tuned on",
+    "sglang-10844": "round 15: measured after the round-16 engine was frozen (7029983), not tuned on",
+    "sglang-pr6744": "round 15: measured after the round-16 engine was frozen (7029983), not tuned on",
+    "sglang-7903": "round 15: measured after the round-16 engine was frozen (7029983), not tuned on",
+    "sglang-4574": "round 15: measured after the round-16 engine was frozen (7029983), not tuned on",
+    "sglang-3724": "round 15: measured after the round-16 engine was frozen (7029983), not tuned on",
 }
 
 
