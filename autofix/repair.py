@@ -926,18 +926,50 @@ def plain_duration(text: str, flag: str, catalog: Catalog) -> str | None:
     return str(_tidy(round(value, 6)))
 
 
+# The unit a flag's name carries for a size (cpu-offload-gb, media-url-max-file-size-mb).
+_UNIT_IN_NAME = re.compile(r"-(?P<unit>[kmgt])i?b$")
+_PERCENT = re.compile(r"^\s*(?P<number>\d+(?:\.\d+)?)\s*%\s*$")
+_PART_OF_WHOLE = re.compile(r"(?:^|-)(?:ratio|fraction|frac)(?:-|$)")
+
+
+def as_meant(text: str, flag: str, catalog: Catalog) -> str | None:
+    """The plain number a value the parser refused for how it is written means, read by
+    the flag's own name and type: a time in the unit the name says (a timeout's '2m' is
+    minutes, not mega), a size in the unit the name carries ('50MB' to a -mb flag is 50),
+    a percentage of a ratio as the fraction, a fraction given to an int flag as the whole
+    number at or below it; else a size with a unit as the plain integer. None: no reading."""
+    name = catalog.canonical(flag)
+    info = catalog.flag(name)
+    whole = info is not None and info.type == "int"
+    meant = plain_duration(text, name, catalog) or _size_in_named_unit(text, name, whole)
+    if meant is None and _PART_OF_WHOLE.search(name) and (percent := _PERCENT.match(text)):
+        meant = str(_tidy(round(float(percent.group("number")) / 100, 6)))
+    if meant is None and whole and re.fullmatch(r"\s*\d+\.\d+\s*", text):
+        meant = str(math.floor(float(text)))
+    return meant or plain_size(text)
+
+
+def _size_in_named_unit(text: str, name: str, whole: bool) -> str | None:
+    named = _UNIT_IN_NAME.search(name)
+    found = _SIZE.match(text)
+    if named is None or found is None:
+        return None
+    binary = bool(found.group("iec")) or found.group("unit") == "K"
+    steps = _UNIT_POWER[found.group("unit").lower()] - _UNIT_POWER[named.group("unit")]
+    value = float(found.group("number")) * (1024 if binary else 1000) ** steps
+    if whole and not value.is_integer():
+        return None
+    return str(_tidy(round(value, 6)))
+
+
 def _sizes_with_units(subject: Subject, flags: Flags) -> list[Move]:
-    """A number the parser refused that carries a unit, written as the plain integer it
-    means: the flags whose value the message quotes, else every such value the user set."""
+    """A number the parser refused for how it is written (a unit, a percentage, a
+    fraction), as the plain number it means (as_meant): the flags whose value the message
+    quotes, else every such value the user set."""
     text = f"{subject.exception}: {subject.message}\n{argparse_line(subject)}"
     if not _NUMBER_REFUSED.search(text):
         return []
-    # A time first: a timeout's '2m' is minutes, not mega.
-    sized = [
-        (n, v, p)
-        for n, v in flags.candidate.args
-        if isinstance(v, str) and (p := plain_duration(v, n, flags.catalog) or plain_size(v)) is not None
-    ]
+    sized = [(n, v, p) for n, v in flags.candidate.args if isinstance(v, str) and (p := as_meant(v, n, flags.catalog))]
     quoted = [t for t in sized if f"'{t[1]}'" in text or f"--{t[0]}" in text]
     return [_inferred([Edit(EditOp.SET, name, plain)], "argparse") for name, _, plain in quoted or sized]
 

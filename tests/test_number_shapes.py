@@ -29,7 +29,9 @@ def test_the_unit_in_the_flag_name() -> None:
 
 def test_a_percentage_for_a_ratio() -> None:
     assert first({"hicache-ratio": "150%"}, "hicache-ratio", "float", "150%") == "set hicache-ratio=1.5"
-    assert first({"mem-fraction-static": "85%"}, "mem-fraction-static", "float", "85%") == "set mem-fraction-static=0.85"
+    assert (
+        first({"mem-fraction-static": "85%"}, "mem-fraction-static", "float", "85%") == "set mem-fraction-static=0.85"
+    )
 
 
 def test_a_fraction_for_an_int_flag() -> None:
