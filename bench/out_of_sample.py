@@ -74,6 +74,7 @@ SETS = (
     "users8",
     "users9",
     "users10",
+    "users11",
     "spellings",
 )
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
