@@ -173,3 +173,11 @@ def test_merge_keys_work_and_explicit_keys_win() -> None:
     assert config.base.env_dict() == {"A": "1", "B": "2", "C": "3"}
     with pytest.raises(ConfigError, match="appears twice"):
         parse_base("launch:\n  args:\n    <<: {m: 1}\n    tp: 8\n    tp: 4\n", source="m.yaml")
+
+
+def test_an_unexpanded_shell_variable_is_named_as_one() -> None:
+    """`--tp-size $TP` copied from a script: the load error says the shell never filled it
+    in (there is no value to repair toward), naming the key."""
+    text = MINIMAL.replace("args:", "args:\n    tp: $TP", 1)
+    with pytest.raises(ConfigError, match=r"launch\.args\.tp: .*got '\$TP': an unexpanded shell variable"):
+        parse_base(text, source="m.yaml", default_name="m")
