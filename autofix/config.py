@@ -296,8 +296,12 @@ def _check_value_types(args: Mapping[str, object], family: str, source: str) -> 
         for item in value if isinstance(value, list) else [value]:
             if isinstance(item, bool) or not any(ch.isdigit() for ch in str(item)):
                 engine = "vLLM" if family == "vllm" else "SGLang"
+                # A command copied from a script keeps its $VARS: no value to repair toward.
+                unset = ": an unexpanded shell variable, write the value it holds" if str(item).startswith("$") else ""
                 _fail(
-                    source, f"launch.args.{spelling}", f"must be {what} ({engine}'s --{flag} takes one), got {item!r}"
+                    source,
+                    f"launch.args.{spelling}",
+                    f"must be {what} ({engine}'s --{flag} takes one), got {item!r}{unset}",
                 )
 
 
