@@ -64,6 +64,7 @@ SETS = (
     "sglang-0.5.23-twelfth",
     "sglang-0.5.23-thirteenth",
     "sglang-0.5.23-fourteenth",
+    "sglang-0.5.23-fifteenth",
     "users",
     "users2",
     "users3",
