@@ -22,6 +22,7 @@ from typing import Any
 from .catalog import Catalog, Component, EditSpec, MoveSpec, ValueSpec
 from .classify import MATCH_LINE, Diagnosis, Subject
 from .features import off_by_words, switched_off
+from .meant import as_meant, plain_size
 from .model import ArgValue, Candidate, Edit, EditOp, KeyValue, Move, json_object, normalize_value
 from .renames import OFF_WORDS, in_host_release, refused_flags, rename_move
 from .search import more_gpus
@@ -743,6 +744,7 @@ def infer(
     moves.extend(_sizes_with_units(subject, flags))
     moves.extend(_numbers_refused(message, flags))
     moves.extend(_from_argparse(f"{message}\n{argparse_line(subject)}", flags))
+    moves.extend(_switch_given_value(f"{message}\n{argparse_line(subject)}", flags))
     moves.extend(got_refused(message, flags))  # a value changed before a flag is dropped
     moves.extend(_from_message(message, flags))
     moves.extend(_list_members(message, flags))
@@ -880,86 +882,7 @@ def _from_argparse(message: str, flags: Flags) -> list[Move]:
 
 # A size written with a unit: 32K, 1.5Mi, 2 GiB. IEC units (Ki, Mi, Gi) and an upper-case K
 # (no SI prefix: the binary kilo of "a 32K context") count in 1024s; k, M, G, T in 1000s.
-_SIZE = re.compile(r"^\s*(?P<number>\d+(?:\.\d+)?)\s*(?P<unit>[kKmMgGtT])(?P<iec>i?)[bB]?\s*$")
-_UNIT_POWER = {"k": 1, "m": 2, "g": 3, "t": 4}
 _NUMBER_REFUSED = re.compile(r"(?i)invalid (?:int|integer|float) value|suffix|not a valid (?:int|integer|number)")
-
-
-def plain_size(text: str) -> str | None:
-    """The plain integer a size with a unit means ('16K' -> '16384'), None if it has none."""
-    found = _SIZE.match(text)
-    if found is None:
-        return None
-    unit = found.group("unit")
-    binary = bool(found.group("iec")) or unit == "K"
-    value = float(found.group("number")) * (1024 if binary else 1000) ** _UNIT_POWER[unit.lower()]
-    return str(int(value)) if value.is_integer() else None
-
-
-_DURATION = re.compile(r"^(?P<number>\d+(?:\.\d+)?)\s*(?P<unit>[a-z]+)$")
-_SECONDS_PER = {
-    **dict.fromkeys(("ms", "msec", "msecs"), 0.001),
-    **dict.fromkeys(("s", "sec", "secs", "second", "seconds"), 1.0),
-    **dict.fromkeys(("m", "min", "mins", "minute", "minutes"), 60.0),
-    **dict.fromkeys(("h", "hr", "hrs", "hour", "hours"), 3600.0),
-}
-# The unit a flag's name says it takes: milliseconds, else seconds for a time-like name.
-_IN_MS = re.compile(r"(?:^|-)(?:ms|millis\w*)$")
-_IN_SECONDS = re.compile(r"(?:^|-)(?:secs?|seconds|timeout|interval|delay|wait|ttl|period)(?:-|$)")
-
-
-def plain_duration(text: str, flag: str, catalog: Catalog) -> str | None:
-    """The plain number a time with a unit means ('2m' -> '120') in the unit the flag's
-    name says it takes; None for another flag, or a fraction given to an int flag."""
-    found = _DURATION.match(text.strip().lower())
-    name = catalog.canonical(flag)
-    if found is None or not (_IN_MS.search(name) or _IN_SECONDS.search(name)):
-        return None
-    per = _SECONDS_PER.get(found.group("unit"))
-    if per is None:
-        return None
-    seconds = float(found.group("number")) * per
-    value = seconds * 1000 if _IN_MS.search(name) else seconds
-    info = catalog.flag(name)
-    if info is not None and info.type == "int" and not value.is_integer():
-        return None
-    return str(_tidy(round(value, 6)))
-
-
-# The unit a flag's name carries for a size (cpu-offload-gb, media-url-max-file-size-mb).
-_UNIT_IN_NAME = re.compile(r"-(?P<unit>[kmgt])i?b$")
-_PERCENT = re.compile(r"^\s*(?P<number>\d+(?:\.\d+)?)\s*%\s*$")
-_PART_OF_WHOLE = re.compile(r"(?:^|-)(?:ratio|fraction|frac)(?:-|$)")
-
-
-def as_meant(text: str, flag: str, catalog: Catalog) -> str | None:
-    """The plain number a value the parser refused for how it is written means, read by
-    the flag's own name and type: a time in the unit the name says (a timeout's '2m' is
-    minutes, not mega), a size in the unit the name carries ('50MB' to a -mb flag is 50),
-    a percentage of a ratio as the fraction, a fraction given to an int flag as the whole
-    number at or below it; else a size with a unit as the plain integer. None: no reading."""
-    name = catalog.canonical(flag)
-    info = catalog.flag(name)
-    whole = info is not None and info.type == "int"
-    meant = plain_duration(text, name, catalog) or _size_in_named_unit(text, name, whole)
-    if meant is None and _PART_OF_WHOLE.search(name) and (percent := _PERCENT.match(text)):
-        meant = str(_tidy(round(float(percent.group("number")) / 100, 6)))
-    if meant is None and whole and re.fullmatch(r"\s*\d+\.\d+\s*", text):
-        meant = str(math.floor(float(text)))
-    return meant or plain_size(text)
-
-
-def _size_in_named_unit(text: str, name: str, whole: bool) -> str | None:
-    named = _UNIT_IN_NAME.search(name)
-    found = _SIZE.match(text)
-    if named is None or found is None:
-        return None
-    binary = bool(found.group("iec")) or found.group("unit") == "K"
-    steps = _UNIT_POWER[found.group("unit").lower()] - _UNIT_POWER[named.group("unit")]
-    value = float(found.group("number")) * (1024 if binary else 1000) ** steps
-    if whole and not value.is_integer():
-        return None
-    return str(_tidy(round(value, 6)))
 
 
 def _sizes_with_units(subject: Subject, flags: Flags) -> list[Move]:
@@ -969,9 +892,56 @@ def _sizes_with_units(subject: Subject, flags: Flags) -> list[Move]:
     text = f"{subject.exception}: {subject.message}\n{argparse_line(subject)}"
     if not _NUMBER_REFUSED.search(text):
         return []
-    sized = [(n, v, p) for n, v in flags.candidate.args if isinstance(v, str) and (p := as_meant(v, n, flags.catalog))]
-    quoted = [t for t in sized if f"'{t[1]}'" in text or f"--{t[0]}" in text]
+    sized = [(n, v, p) for n, v in flags.candidate.args if (p := _value_as_meant(v, n, flags.catalog)) is not None]
+    quoted = [t for t in sized if f"--{t[0]}" in text or any(f"'{m}'" in text for m in _members(t[1]))]
     return [_inferred([Edit(EditOp.SET, name, plain)], "argparse") for name, _, plain in quoted or sized]
+
+
+def _members(value: ArgValue) -> tuple[str, ...]:
+    return tuple(str(m) for m in value) if isinstance(value, tuple) else (str(value),)
+
+
+def _value_as_meant(value: ArgValue, flag: str, catalog: Catalog) -> ArgValue | None:
+    """A value, or every member of a list, as meant (as_meant); None when nothing changes
+    or a member that is no number has no reading."""
+    if isinstance(value, str):
+        return as_meant(value, flag, catalog)
+    if not isinstance(value, tuple) or not value:
+        return None
+    mended = tuple(m if _number(m) is not None else as_meant(str(m), flag, catalog) for m in value)
+    if any(m is None for m in mended) or mended == value:
+        return None
+    return tuple(str(m) for m in mended)
+
+
+# A switch given a value: argparse leaves the value over ("unrecognized arguments: true").
+_ON_WORDS = frozenset({"true", "1", "yes", "on", "y", "t", "enable", "enabled"})
+
+
+def _switch_given_value(message: str, flags: Flags) -> list[Move]:
+    """An on/off switch the user wrote with a value, the value left over by the parser:
+    a word for on makes it the bare switch, a word for off drops it (and, for a switch on
+    by default, writes its --no- form when the parser has one)."""
+    found = _UNRECOGNIZED.search(message)
+    if found is None:
+        return []
+    left = {w.strip("'\"").lower() for w in found.group(1).split()}
+    out: list[Move] = []
+    for name, value in flags.candidate.args:
+        info = flags.catalog.flag(name)
+        if info is None or info.kind != "bool" or not isinstance(value, str) or value.lower() not in left:
+            continue
+        if flags.is_pinned(name):
+            continue
+        if value.lower() in _ON_WORDS:
+            out.append(_inferred([Edit(EditOp.SET, name, True)], "switch"))
+            continue
+        negative = f"no-{flags.catalog.canonical(name)}"
+        edits = [Edit(EditOp.DROP, name)]
+        if info.default is True and flags.catalog.canonical(negative) != negative:
+            edits.append(Edit(EditOp.SET, negative, True))
+        out.append(_inferred(edits, "switch"))
+    return out
 
 
 # Python's own refusal of a string as a number, quoting it and naming no flag.

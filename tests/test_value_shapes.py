@@ -32,8 +32,11 @@ def test_a_percentage_of_a_fraction_by_its_default() -> None:
 
 
 def test_a_thousands_separator() -> None:
-    args = {"max-prefill-tokens": "16,384"}
-    assert first(args, refused("max-prefill-tokens", "int", "16,384")) == "set max-prefill-tokens=16384"
+    args = {"max-prefill-tokens": "16,384"}  # (0.5.23's human_readable_int words its refusal so)
+    message = (
+        "argument --max-prefill-tokens: Invalid integer value: '16,384'. Use a plain integer, SI suffixes (1k, 1M)"
+    )
+    assert first(args, message) == "set max-prefill-tokens=16384"
 
 
 def test_literal_quotes() -> None:
