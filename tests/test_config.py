@@ -181,3 +181,12 @@ def test_an_unexpanded_shell_variable_is_named_as_one() -> None:
     text = MINIMAL.replace("args:", "args:\n    tp: $TP", 1)
     with pytest.raises(ConfigError, match=r"launch\.args\.tp: .*got '\$TP': an unexpanded shell variable"):
         parse_base(text, source="m.yaml", default_name="m")
+
+
+@pytest.mark.parametrize("flag", ["tp\n", "0\n", "page-size\n"])
+def test_a_flag_name_ending_in_a_newline_is_refused(flag: str) -> None:
+    """A regex's $ matches before a final newline: names are checked to their very end, so
+    a newline never reaches an argv, a unit file or a shell (found by test_properties)."""
+    text = MINIMAL.replace("args:", f"args:\n    {flag!r}: 1".replace("'", '"'), 1)
+    with pytest.raises(ConfigError, match="flag names are"):
+        parse_base(text, source="m.yaml", default_name="m")
