@@ -301,3 +301,11 @@ def test_the_unit_lists_the_operators_env_files_before_autofixs_own() -> None:
         "/etc/sglang/x.env",
         "-/etc/sglang/more.env",
     ]
+
+
+def test_a_word_ending_in_a_newline_is_quoted() -> None:
+    """$ in a regex matches before a final newline: a word is bare only if safe to its end."""
+    from autofix.export import environment_file_line, systemd_word
+
+    assert systemd_word("x\n") == '"x\\n"'
+    assert environment_file_line("E", "v\n") == "E='v\n'"  # quoted: bare, the newline would end it
