@@ -51,11 +51,11 @@ FILE_KEYS = (
 VALUE_KEYS = ("from", "add", "mul", "min", "max", "default", "match", "round", "round_up_to", "divisor_of", "replace")
 FLAG_KINDS = ("bool", "bool_false", "value", "list")
 GATES = ("preflight", "start", "ready", "smoke", "bench")
-_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
-_FLAG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+_ID = re.compile(r"^[a-z0-9][a-z0-9-]*\Z")
+_FLAG = re.compile(r"^[a-z0-9][a-z0-9-]*\Z")
 # A key inside a JSON-valued flag (set_key / drop_key, and computed values' from:).
-_FLAG_KEY = re.compile(r"^[a-z0-9][a-z0-9-]*\.[A-Za-z_][A-Za-z0-9_]*$")
-_ENV = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_FLAG_KEY = re.compile(r"^[a-z0-9][a-z0-9-]*\.[A-Za-z_][A-Za-z0-9_]*\Z")
+_ENV = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
 @dataclass(frozen=True)

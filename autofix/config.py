@@ -32,18 +32,19 @@ from .errors import ConfigError
 from .model import REDACTED, Candidate
 from .secrets import Secrets, known_secret_flags, known_untexted_flags, secret_env_name, secret_flag_name
 
-FLAG_NAME = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+FLAG_NAME = re.compile(r"^[a-z0-9][a-z0-9-]*\Z")
 # A flag as the user's command spelled it (``reasoning_parser``, ``---page-size``,
 # ``Trust-Remote-Code``, ``a--b``, a split ``- -flag``): the repair maps it to what the
 # target's parser knows. One or two words of letters, digits, ``_ . -``; nothing a shell,
-# a unit file or argv would read otherwise (no '=', quotes, control characters).
-FLAG_SPELLING = re.compile(r"^-*[A-Za-z0-9_][A-Za-z0-9_.-]*$|^-+ -+[A-Za-z0-9_][A-Za-z0-9_.-]*$")
-ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-UNIT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9:_.@-]*$")
-ENV_FILE = re.compile(r"^-?/[A-Za-z0-9_./@:+-]*$")
-MODULE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
-HOST_SPEC = re.compile(r"^(?:[A-Za-z0-9._-]+@)?(?:[A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$")
-NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
+# a unit file or argv would read otherwise (no '=', quotes, control characters). Every
+# name pattern ends in \Z: $ would also match before a final newline.
+FLAG_SPELLING = re.compile(r"^-*[A-Za-z0-9_][A-Za-z0-9_.-]*\Z|^-+ -+[A-Za-z0-9_][A-Za-z0-9_.-]*\Z")
+ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\Z")
+UNIT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9:_.@-]*\Z")
+ENV_FILE = re.compile(r"^-?/[A-Za-z0-9_./@:+-]*\Z")
+MODULE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*\Z")
+HOST_SPEC = re.compile(r"^(?:[A-Za-z0-9._-]+@)?(?:[A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?\Z")
+NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\Z")
 DURATION = re.compile(r"^\s*(?:(\d+(?:\.\d+)?)h)?\s*(?:(\d+(?:\.\d+)?)m)?\s*(?:(\d+(?:\.\d+)?)s?)?\s*$")
 
 MANAGERS = ("systemd", "process")
@@ -64,7 +65,7 @@ VLLM_PINNED = (
     "speculative-config.model",
 )
 # A flag, or one key of a JSON-valued flag (speculative-config.method).
-PINNED_NAME = re.compile(r"^[a-z0-9][a-z0-9-]*(\.[A-Za-z_][A-Za-z0-9_]*)?$")
+PINNED_NAME = re.compile(r"^[a-z0-9][a-z0-9-]*(\.[A-Za-z_][A-Za-z0-9_]*)?\Z")
 
 
 @dataclass(frozen=True)

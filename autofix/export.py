@@ -29,8 +29,8 @@ from .model import REDACTED, ArgValue, Attempt, Candidate, Run
 from .store.values import Edge
 
 FORMATS = ("unit", "argv", "env", "yaml")
-_SAFE_WORD = re.compile(r"^[A-Za-z0-9_./:=,+@-]+$")
-_BARE_ENV_VALUE = re.compile(r"^[A-Za-z0-9_./:,+@%=-]+$")
+_SAFE_WORD = re.compile(r"^[A-Za-z0-9_./:=,+@-]+\Z")
+_BARE_ENV_VALUE = re.compile(r"^[A-Za-z0-9_./:,+@%=-]+\Z")
 _PLACEHOLDER = "<set me: autofix keeps no secrets>"
 
 
