@@ -68,44 +68,54 @@ def is_on(value: object) -> bool:
     return value is True or (isinstance(value, str) and value.lower() not in OFF_WORDS)
 
 
-def switched_off(text: str, switches: Mapping[str, tuple[str, object | None]]) -> list[Move]:
+FlagViews = Mapping[str, tuple[str, object | None, tuple[object, ...]]]
+"""Every flag the user may change: name -> (its spelling in the candidate, the candidate's
+value or None when unset, the parser's choices)."""
+
+
+def switched_off(text: str, flags: FlagViews) -> list[Move]:
     """Moves that turn off each feature ``text`` names while it is on, longest phrase
-    first. ``switches``: every on/off switch of the parser, with how the candidate spells
-    it and its value there (None when it does not set the switch)."""
+    first."""
     words_said = stems(text)
     found: list[tuple[int, str, Edit]] = []
-    for flag, (spelling, value) in switches.items():
+    for flag, (spelling, value, _) in flags.items():
         words = feature_words(flag)
         if words is None or not any(said(s, words_said) for s in spellings(words)):
             continue
-        if flag.startswith("enable-") and value is not None and is_on(value):
-            found.append((-len(words), flag, Edit(EditOp.DROP, spelling)))
-        elif flag.startswith("disable-") and (value is None or not is_on(value)):
-            found.append((-len(words), flag, Edit(EditOp.SET, spelling, True)))
+        edit = _turned_off(flag, spelling, value)
+        if edit is not None:
+            found.append((-len(words), flag, edit))
     found.sort(key=lambda t: (t[0], t[1]))
     return [Move((edit,), inferred=True, origin="feature") for _, _, edit in found[:MAX_FEATURES]]
+
+
+def _turned_off(flag: str, spelling: str, value: object | None) -> Edit | None:
+    """The edit that turns a switch's feature off while it is on: the user's enable- switch
+    dropped, a disable- switch set (its feature is on unless the user set it)."""
+    if flag.startswith("enable-") and value is not None and is_on(value):
+        return Edit(EditOp.DROP, spelling)
+    if flag.startswith("disable-") and not is_on(value):
+        return Edit(EditOp.SET, spelling, True)
+    return None
 
 
 # Words a flag's off choice is spelled with (cuda-graph-backend-prefill: disabled).
 OFF_CHOICES = ("disabled", "disable", "off", "none")
 
 
-def off_by_words(phrase: str, flags: Mapping[str, tuple[str, object | None, tuple[object, ...]]]) -> list[Move]:
+def off_by_words(phrase: str, flags: FlagViews) -> list[Move]:
     """Moves that turn off the feature ``phrase`` names, for a check that requires it off:
-    its disable- switch, the enable- switch the user set dropped, else the off choice of a
-    flag whose name holds every word of the phrase. ``flags``: name -> (spelling, the
-    candidate's value or None, the parser's choices)."""
+    its switch (_turned_off), else the off choice of a flag whose name holds every word of
+    the phrase."""
     said = set(stems(phrase)) - {"the", "a", "an"}
     if not said:
         return []
     out: list[Move] = []
     for flag, (spelling, value, _) in flags.items():
         words = feature_words(flag)
-        if words is not None and {stem(w) for w in words} == said:
-            if flag.startswith("disable-") and not is_on(value):
-                out.append(Move((Edit(EditOp.SET, spelling, True),), inferred=True, origin="feature"))
-            elif flag.startswith("enable-") and value is not None and is_on(value):
-                out.append(Move((Edit(EditOp.DROP, spelling),), inferred=True, origin="feature"))
+        edit = _turned_off(flag, spelling, value) if words and {stem(w) for w in words} == said else None
+        if edit is not None:
+            out.append(Move((edit,), inferred=True, origin="feature"))
     for flag, (spelling, value, choices) in flags.items():
         off = next((str(c) for c in choices if str(c).lower() in OFF_CHOICES), None)
         if off is None or str(value).lower() == off or not said <= set(stems(flag)):

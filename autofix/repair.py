@@ -205,20 +205,9 @@ def propose(
     return [Proposal(move, child, i, tier == GIVES_UP_TIER) for i, (tier, move, child) in enumerate(children)]
 
 
-def _switches(flags: Flags) -> dict[str, tuple[str, object | None]]:
-    """Every on/off switch the user may change, with its spelling and value in the candidate."""
-    out: dict[str, tuple[str, object | None]] = {}
-    for name, info in flags.catalog.flags.items():
-        if info.kind != "bool" or flags.is_pinned(name):
-            continue
-        spelling = flags.spelling(name)
-        out[name] = (spelling or name, flags.candidate.arg(spelling) if spelling is not None else None)
-    return out
-
-
 def _flag_views(flags: Flags) -> dict[str, tuple[str, object | None, tuple[object, ...]]]:
-    """Every flag the user may change: its spelling, its value in the candidate (None when
-    unset) and the parser's choices."""
+    """Every flag the user may change, as features.FlagViews: its spelling, its value in
+    the candidate (None when unset) and the parser's choices."""
     out: dict[str, tuple[str, object | None, tuple[object, ...]]] = {}
     for name, info in flags.catalog.flags.items():
         if flags.is_pinned(name):
@@ -762,7 +751,7 @@ def infer(
     moves.extend(component_moves(subject, flags, resolved))
     if running:
         # After where it died: a feature the failure names in words, while it is on.
-        moves.extend(switched_off(f"{subject.exception}: {message}"[:MATCH_LINE], _switches(flags)))
+        moves.extend(switched_off(f"{subject.exception}: {message}"[:MATCH_LINE], _flag_views(flags)))
     moves.extend(_folded(message, flags))
     moves.extend(_named_in_message(message, flags))
     moves.extend(_required_value(message, flags))
