@@ -65,6 +65,7 @@ SETS = (
     "sglang-0.5.23-thirteenth",
     "sglang-0.5.23-fourteenth",
     "sglang-0.5.23-fifteenth",
+    "sglang-0.5.23-sixteenth",
     "users",
     "users2",
     "users3",
