@@ -43,6 +43,16 @@ def tidy(value: float) -> str:
     return str(int(value) if float(value).is_integer() else value)
 
 
+def as_number(value: object) -> float | None:
+    """The number a value is (a bool is none), None if it is no number."""
+    if isinstance(value, bool) or value is None:
+        return None
+    try:
+        return float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return None
+
+
 def plain_size(text: str) -> str | None:
     """The plain integer a size with a unit means ('16K' -> '16384'), None if it has none."""
     found = _SIZE.match(text)
@@ -62,7 +72,7 @@ def as_meant(text: str, flag: str, catalog: Catalog) -> str | None:
     quoted = _QUOTED.match(text)
     if quoted is not None:
         inner = quoted.group("inner")
-        return as_meant(inner, flag, catalog) or (inner if _is_number(inner) else None)
+        return as_meant(inner, flag, catalog) or (inner if as_number(inner) is not None else None)
     name = catalog.canonical(flag)
     info = catalog.flag(name)
     whole = _number_type(info) == "int"
@@ -71,13 +81,6 @@ def as_meant(text: str, flag: str, catalog: Catalog) -> str | None:
         if meant is not None:
             return meant
     return plain_size(text)
-
-
-def plain_duration(text: str, flag: str, catalog: Catalog) -> str | None:
-    """A time with a unit ('2m' -> '120') in the unit the flag's name says it takes."""
-    name = catalog.canonical(flag)
-    info = catalog.flag(name)
-    return _duration(text, name, info, _number_type(info) == "int")
 
 
 def _duration(text: str, name: str, _info: FlagInfo | None, whole: bool) -> str | None:
@@ -144,11 +147,3 @@ def _number_type(info: FlagInfo | None) -> str | None:
     if kind == "int" or (kind or "").endswith("_int"):
         return "int"
     return "float" if kind == "float" else None
-
-
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True

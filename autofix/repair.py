@@ -22,7 +22,7 @@ from typing import Any
 from .catalog import Catalog, Component, EditSpec, MoveSpec, ValueSpec
 from .classify import MATCH_LINE, Diagnosis, Subject
 from .features import off_by_words, switched_off
-from .meant import as_meant, plain_size
+from .meant import as_meant, as_number, plain_size
 from .model import ArgValue, Candidate, Edit, EditOp, KeyValue, Move, json_object, normalize_value
 from .renames import OFF_WORDS, in_host_release, refused_flags, rename_move
 from .search import more_gpus
@@ -320,7 +320,7 @@ def _names_word(text: str, value: ArgValue) -> bool:
     """Whether ``text`` refuses ``value`` by name ("…, not STANDALONE", "got NGRAM", "NGRAM
     is not supported"): a value named only as context ("(prefill side)") is not refused.
     Word values of three letters or more (numbers and short words occur for other reasons)."""
-    if not isinstance(value, str) or len(value) < 3 or _number(value) is not None:
+    if not isinstance(value, str) or len(value) < 3 or as_number(value) is not None:
         return False
     word = re.escape(value)
     refused = (
@@ -379,7 +379,7 @@ def _realize_edit(
         return Edit(EditOp.UNSET_ENV, target)
     if spec.op is EditOp.SCALE:
         base = flags.value(target, resolved)
-        number = _number(base)
+        number = as_number(base)
         if not number:  # nothing to scale (absent, or 0: a size the server then picks itself)
             return None
         factor = float(spec.value)
@@ -432,17 +432,17 @@ def _compute(spec: ValueSpec, flags: Flags, resolved: Mapping[str, object], grou
     plain = spec.add == 0 and spec.mul == 1 and spec.minimum is None and spec.maximum is None
     if plain and spec.round_up_to is None and spec.divisor_of is None:
         return base
-    number = _number(base)
+    number = as_number(base)
     if number is None:
         return None
     result = number * spec.mul + spec.add
     if spec.round_up_to is not None:
-        step = _number(flags.value(spec.round_up_to, resolved))
+        step = as_number(flags.value(spec.round_up_to, resolved))
         if not step or step <= 0:
             return None
         result = math.ceil(result / step) * step
     if spec.divisor_of is not None:
-        whole = _number(flags.value(spec.divisor_of, resolved))
+        whole = as_number(flags.value(spec.divisor_of, resolved))
         if not whole or whole <= 0 or not float(whole).is_integer():
             return None
         result = max(d for d in range(1, int(whole) + 1) if int(whole) % d == 0 and d <= max(result, 1))
@@ -453,15 +453,6 @@ def _compute(spec: ValueSpec, flags: Flags, resolved: Mapping[str, object], grou
     if spec.round_to is not None:
         result = round(result, spec.round_to)
     return _tidy(result)
-
-
-def _number(value: object) -> float | None:
-    if isinstance(value, bool) or value is None:
-        return None
-    try:
-        return float(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        return None
 
 
 def _tidy(value: float) -> int | float:
@@ -790,7 +781,7 @@ def _advised_edit(flag: str, value: str, flags: Flags) -> Edit | None:
     if flags.catalog.flag(flag) is None and flags.catalog.flags:
         # A flag of another release (the log's own): a switch, or a number it gives; the
         # move is spelled in the host's release when proposed (renames.in_host_release).
-        return Edit(EditOp.SET, flag, value if _number(value) is not None else True)
+        return Edit(EditOp.SET, flag, value if as_number(value) is not None else True)
     if value and _valid_value(flag, value, flags):
         return Edit(EditOp.SET, flags.target(flag), value)
     on = _turn_on_value(flag, flags)
@@ -859,7 +850,7 @@ def _from_argparse(message: str, flags: Flags) -> list[Move]:
     elif typed and flags.spelling(typed.group("flag")):
         # '2.0' for an int, '0,85' for a float: the number the user evidently meant.
         text = typed.group("value").replace(",", ".")
-        number = _number(text)
+        number = as_number(text)
         if number is not None and (typed.group("type") != "int" or number.is_integer()):
             meant = str(int(number)) if typed.group("type") == "int" else text
             out.append(_inferred([Edit(EditOp.SET, flags.target(typed.group("flag")), meant)], "argparse"))
@@ -897,7 +888,7 @@ def _value_as_meant(value: ArgValue, flag: str, catalog: Catalog) -> ArgValue | 
         return as_meant(value, flag, catalog)
     if not isinstance(value, tuple) or not value:
         return None
-    mended = tuple(m if _number(m) is not None else as_meant(str(m), flag, catalog) for m in value)
+    mended = tuple(m if as_number(m) is not None else as_meant(str(m), flag, catalog) for m in value)
     if any(m is None for m in mended) or mended == value:
         return None
     return tuple(str(m) for m in mended)
@@ -974,7 +965,7 @@ def _as_numbers(text: str) -> tuple[str, ...] | None:
     parts = [p.strip() for p in text.split(",")] if "," in text else [text.strip()]
     out: list[str] = []
     for part in parts:
-        plain = part if _number(part) is not None else plain_size(part)
+        plain = part if as_number(part) is not None else plain_size(part)
         if not part or plain is None:
             return None
         out.append(plain)
@@ -1019,7 +1010,7 @@ def _list_members(message: str, flags: Flags) -> list[Move]:
             if not pattern.search(message):
                 continue
             kept = _members_kept(value, rule)
-            if kept and kept != value and any(_number(v) is not None for v in kept):
+            if kept and kept != value and any(as_number(v) is not None for v in kept):
                 out.append(_inferred([Edit(EditOp.SET, name, kept)], "members"))
     return out
 
@@ -1029,7 +1020,7 @@ def _members_kept(value: tuple[str, ...], rule: str) -> tuple[str, ...]:
         return tuple(dict.fromkeys(value))
     keep = []
     for member in value:
-        number = _number(member)
+        number = as_number(member)
         if number is not None and (number < 0 if rule == "negative" else number <= 0):
             continue
         keep.append(member)
@@ -1043,7 +1034,7 @@ def _comma_list(typed: re.Match[str], flags: Flags) -> tuple[str, ...] | None:
     parts = [p.strip() for p in typed.group("value").split(",")]
     if info is None or info.kind != "list" or len(parts) < 2 or not flags.spelling(typed.group("flag")):
         return None
-    numbers = [_number(p) for p in parts]
+    numbers = [as_number(p) for p in parts]
     if any(n is None or (typed.group("type") == "int" and not n.is_integer()) for n in numbers):
         return None
     return tuple(parts)
@@ -1086,7 +1077,7 @@ def near_choice(given: str, choice: str) -> bool:
         return False
     if g == c or c.startswith(g) or g.startswith(c) or c.endswith(g) or g.endswith(c):
         return True
-    if _number(given) is not None or choice.lower() in _MODE_WORDS.get(given.lower(), ()):
+    if as_number(given) is not None or choice.lower() in _MODE_WORDS.get(given.lower(), ()):
         return True
     letters = iter(c)
     if len(g) < len(c) and g[0] == c[0] and all(ch in letters for ch in g):
@@ -1099,7 +1090,7 @@ def closest_choices(given: str, choices: Sequence[str], preferred: Sequence[str]
     named otherwise), then prefix matches (in the catalogue's order of preference for the
     flag, then the parser's), then by similarity."""
     given_l = given.lower()
-    number, numbers = _number(given), [_number(c) for c in choices]
+    number, numbers = as_number(given), [as_number(c) for c in choices]
     if number is not None and choices and all(n is not None for n in numbers):
         # Numeric choices: the nearest number first (256 among 16..128 is 128, not "16").
         return sorted(choices, key=lambda c: (abs(float(c) - number), float(c)))
@@ -1252,7 +1243,7 @@ def _scaled_edit(found: re.Match[str], flags: Flags) -> Edit | None:
     """The scale a "smaller / larger --x" match asks for, from the value the candidate
     holds (None: no value known, or offline)."""
     flag = found.group("flag")
-    current = _number(flags.value(flag, {})) if flags.spelling(flag) else None
+    current = as_number(flags.value(flag, {})) if flags.spelling(flag) else None
     if current is None or flags.assume_present:
         return None
     return Edit(EditOp.SCALE, flags.target(flag), _scaled(flag, current, found.group("down") is not None))
@@ -1309,7 +1300,7 @@ def _folded(message: str, flags: Flags) -> list[Move]:
         if not flags.known(size):  # offline, sizes unknown: the refused size goes
             out.append(_inferred([Edit(EditOp.DROP, spelled)], "fold"))
             continue
-        count, other = _number(flags.candidate.arg(spelled)), _number(flags.value(into, {}))
+        count, other = as_number(flags.candidate.arg(spelled)), as_number(flags.value(into, {}))
         if count is None or count <= 1 or not count.is_integer():
             continue
         product = int(count * (other if other and other.is_integer() else 1))
@@ -1391,7 +1382,7 @@ def _related_by_words(text: str, flags: Flags) -> list[Move]:
         if flags.is_pinned(name) or flags.is_host_fact(name):
             continue
         words = {w for w in name.split("-") if w not in _KNOB_WORDS and len(w) >= 2}
-        if isinstance(value, str) and not _number(value) and "/" not in value:
+        if isinstance(value, str) and not as_number(value) and "/" not in value:
             words |= {w for w in re.split(r"[^a-z0-9]+", value.lower()) if len(w) >= 3 and not w.isdigit()}
         shared = len(words & said)
         if shared:
@@ -1422,11 +1413,11 @@ def _into_range(found: re.Match[str], flags: Flags) -> list[Move]:
     target = flags.target(flag)
     out: list[Move] = []
     for own in (info.fallback, info.default) if info is not None else ():
-        number = _number(own)
+        number = as_number(own)
         if number is not None and inside(number):
             out.append(_inferred([Edit(EditOp.SET, target, str(_tidy(number)))], "range"))
             break
-    current = None if flags.assume_present else _number(flags.candidate.arg(target))
+    current = None if flags.assume_present else as_number(flags.candidate.arg(target))
     if current is not None and not inside(current):
         step = 1.0 if info is not None and info.type == "int" else None
         edge = hi if current > hi else lo
@@ -1753,7 +1744,7 @@ def _deref(value: object, flags: Flags) -> object:
     """A condition's constant with the record's fields it names replaced by their values."""
     if isinstance(value, FieldRef):
         got = _field_value(value.name, flags)
-        number = _number(got)
+        number = as_number(got)
         return _tidy(number) if number is not None else got
     if isinstance(value, tuple):
         return tuple(_deref(v, flags) for v in value)
@@ -1768,8 +1759,8 @@ def _divides(divisor: str, dividend: object, flags: Flags) -> list[list[Edit]] |
         return None
     if flags.assume_present:  # offline, no sizes known: the divisor back to its default
         return [[Edit(EditOp.DROP, flags.target(flag_name(divisor)))]]
-    numbers = [_number(_field_value(f, flags)) for f in dividend]
-    d = _number(_field_value(divisor, flags))
+    numbers = [as_number(_field_value(f, flags)) for f in dividend]
+    d = as_number(_field_value(divisor, flags))
     if d is None or d <= 0 or any(n is None for n in numbers):
         return [[]]
     product = math.prod(int(n or 0) for n in numbers)
@@ -1778,7 +1769,7 @@ def _divides(divisor: str, dividend: object, flags: Flags) -> list[list[Edit]] |
     out: list[list[Edit]] = []
     flag = flag_name(divisor)
     info = flags.catalog.flag(flag)
-    default = _number(info.default) if info is not None else None
+    default = as_number(info.default) if info is not None else None
     if flags.spelling(flag) and default is not None and default > 0 and product % int(default) == 0:
         out.append([Edit(EditOp.DROP, flags.target(flag))])
     counts_gpus = any(flags.catalog.canonical(flag_name(f)) in flags.catalog.gpu_counts for f in dividend)
@@ -1854,7 +1845,7 @@ def _satisfy(field: str, relation: str, value: object, flags: Flags) -> list[lis
         if known and str(current) != str(value):
             return [[]]
         # The nearest other value first (a port next to the one it must differ from).
-        number = _number(value)
+        number = as_number(value)
         nearest = [_tidy(number + 1)] if info is not None and info.type == "int" and number is not None else []
         return sets(nearest) + (drop if present else []) + sets(v for v in domain if str(v) != str(value)) or None
     if relation in (">", ">=", "<", "<="):
@@ -1863,12 +1854,12 @@ def _satisfy(field: str, relation: str, value: object, flags: Flags) -> list[lis
         except (TypeError, ValueError):
             return None
         test = {">": bound.__lt__, ">=": bound.__le__, "<": bound.__gt__, "<=": bound.__ge__}[relation]
-        now = _number(current) if present else _number(_field_value(field, flags))
+        now = as_number(current) if present else as_number(_field_value(field, flags))
         if now is not None and test(now):
             return [[]]
         out: list[list[Edit]] = []
         # The parser's own default, when it holds: the flag goes back to it.
-        default = _number(info.default) if info is not None else None
+        default = as_number(info.default) if info is not None else None
         if present and default is not None and test(default):
             out += drop
         # The nearest value that holds: the bound itself (an int flag steps past a strict one).
@@ -1876,7 +1867,7 @@ def _satisfy(field: str, relation: str, value: object, flags: Flags) -> list[lis
         edge = {">": bound + step, ">=": bound, "<": bound - step, "<=": bound}[relation]
         if test(edge):
             out += sets([_tidy(edge)])
-        out += sets(v for v in domain if _number(v) is not None and test(float(_number(v) or 0)))
+        out += sets(v for v in domain if as_number(v) is not None and test(float(as_number(v) or 0)))
         return out or None
     return None
 
@@ -1885,7 +1876,7 @@ def _size_edit(field: str, value: int, flags: Flags) -> Edit:
     """A size set to ``value``: back to the parser's default when that is the value."""
     flag = flag_name(field)
     info = flags.catalog.flag(flag)
-    if info is not None and _number(info.default) == value and flags.spelling(flag):
+    if info is not None and as_number(info.default) == value and flags.spelling(flag):
         return Edit(EditOp.DROP, flags.target(flag))
     return Edit(EditOp.SET, flags.target(flag), str(value))
 
@@ -1898,7 +1889,7 @@ def _product_satisfy(factors: Sequence[str], relation: str, value: object, flags
     without buying GPUs."""
     if flags.assume_present:  # offline, no sizes known: a factor back to its default
         return [[Edit(EditOp.DROP, flags.target(flag_name(f)))] for f in factors if flags.catalog.flag(flag_name(f))]
-    sizes = [_number(_field_value(f, flags)) for f in factors]
+    sizes = [as_number(_field_value(f, flags)) for f in factors]
     if any(n is None or n <= 0 or not float(n).is_integer() for n in sizes):
         return [[]]
     numbers = [int(n or 0) for n in sizes]
@@ -1906,7 +1897,7 @@ def _product_satisfy(factors: Sequence[str], relation: str, value: object, flags
     if relation == "divides":
         if not isinstance(value, tuple):
             return None
-        parts = [_number(_field_value(f, flags)) for f in value]
+        parts = [as_number(_field_value(f, flags)) for f in value]
         if any(n is None for n in parts):
             return [[]]
         whole = math.prod(int(n or 0) for n in parts)
@@ -1915,7 +1906,7 @@ def _product_satisfy(factors: Sequence[str], relation: str, value: object, flags
             return whole % p == 0
 
     else:
-        bound = _number(value)
+        bound = as_number(value)
         if bound is None or relation not in (">", ">=", "<", "<=", "=="):
             return None
         ops = {">": float.__gt__, ">=": float.__ge__, "<": float.__lt__, "<=": float.__le__, "==": float.__eq__}
@@ -1934,6 +1925,6 @@ def _product_satisfy(factors: Sequence[str], relation: str, value: object, flags
         if fits:
             out.append([_size_edit(field, fits[0], flags)])
     if relation == "divides" and isinstance(value, tuple) and len(value) == 1 and flags.spelling(flag_name(value[0])):
-        current = int(_number(_field_value(value[0], flags)) or 0)
+        current = int(as_number(_field_value(value[0], flags)) or 0)
         out.append([Edit(EditOp.SET, flags.target(flag_name(value[0])), str(math.ceil(current / total) * total))])
     return out or None

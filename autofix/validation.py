@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .classify import Subject
+from .meant import as_number
 from .model import Edit, EditOp, Move, json_object
 from .repair import Flags, _key_value, closest_choices
 
@@ -268,7 +269,7 @@ def _renames(where: Place, flags: Flags) -> Iterator[Move]:
 
 def _bounded(where: Place, current: Any, rel: str, bound: float, error: FieldError) -> Iterator[Move]:
     whole = (error.given or "").lstrip("-").isdigit() or isinstance(current, int)
-    number = _number(current)
+    number = as_number(current)
     if rel.startswith("less") and bound == 1 and number is not None and 1 < number <= 100:
         yield _inferred([where.set(_tidy(number / 100))])  # a fraction written as a percentage
     if rel == "greater than":
@@ -440,8 +441,8 @@ def _items(text: str) -> list[str]:
 
 
 def _closest(given: str, choices: Sequence[str]) -> list[str]:
-    number = _number(given)
-    numbers = [(_number(c), c) for c in choices]
+    number = as_number(given)
+    numbers = [(as_number(c), c) for c in choices]
     if number is not None and numbers and all(n is not None for n, _ in numbers):
         return [min(numbers, key=lambda nc: abs(float(nc[0] or 0) - number))[1]]
     exact = [c for c in choices if _norm(c) == _norm(given)]
@@ -452,15 +453,6 @@ def _norm(text: str) -> str:
     return re.sub(r"[-_\s]", "", str(text)).lower()
 
 
-def _number(value: Any) -> float | None:
-    if isinstance(value, bool) or value is None:
-        return None
-    try:
-        return float(value)
-    except (TypeError, ValueError):
-        return None
-
-
 def _tidy(value: float) -> int | float:
     return int(value) if float(value).is_integer() else round(value, 6)
 
@@ -468,7 +460,7 @@ def _tidy(value: float) -> int | float:
 def _scalar(text: str) -> Any:
     if text.lower() in ("true", "false"):
         return text.lower() == "true"
-    number = _number(text)
+    number = as_number(text)
     if number is None:
         return text
     return _tidy(number) if "." not in text else number

@@ -13,6 +13,7 @@ import ast
 import re
 from collections.abc import Iterator
 
+from .meant import as_number
 from .model import ArgValue, Edit, EditOp, Move, normalize_value
 from .renames import OFF_WORDS
 from .repair import (
@@ -21,7 +22,7 @@ from .repair import (
     Flags,
     _holder_of_value,
     _inferred,
-    _number,
+    _members,
     _parse_fragment,
     _words,
     flag_name,
@@ -82,8 +83,7 @@ def got_refused(message: str, flags: Flags) -> list[Move]:
         said = message[: found.start()] + message[found.end() :]
         named = _items_named(said)
         for name, value in flags.candidate.args:
-            members = value if isinstance(value, tuple) else (value,)
-            if flags.is_pinned(name) or not got & {str(m) for m in members}:
+            if flags.is_pinned(name) or not got & set(_members(value)):
                 continue
             info = flags.catalog.flag(name)
             choices = {str(c) for c in info.choices} if info is not None else set()
@@ -293,9 +293,9 @@ def _one_or_other_size(message: str, flags: Flags) -> list[Move]:
         if what is None or other is None or flags.is_pinned(what) or flags.assume_present:
             continue
         info = flags.catalog.flag(other)
-        same = _number(flags.value(other, {})) if flags.known(other) else _number(info.default if info else None)
-        current = _number(flags.value(what, {})) if flags.known(what) else None
-        for value in (same, _number(found.group("n"))):
+        same = as_number(flags.value(other, {})) if flags.known(other) else as_number(info.default if info else None)
+        current = as_number(flags.value(what, {})) if flags.known(what) else None
+        for value in (same, as_number(found.group("n"))):
             if value is not None and value != current:
                 out.append(_inferred([Edit(EditOp.SET, flags.target(what), str(int(value)))], "wording"))
     return out
