@@ -31,13 +31,15 @@ when the candidate ends or is stopped: nothing secret stays in DIR after the att
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
 import os
 import signal
 import sys
 import time
-from typing import Any
+from collections.abc import Iterator
+from typing import Any, TextIO
 
 try:
     from . import _proc
@@ -83,11 +85,18 @@ def _supervisor_alive(directory: str) -> bool:
 STOPPED = "stopped"  # written by a stop: a start that arrives later starts nothing
 
 
-def start(directory: str, argv: list[str]) -> int:
+@contextlib.contextmanager
+def _start_lock(directory: str) -> Iterator[TextIO]:
+    """DIR's start lock, held: one start per DIR (a retried start waits for the first),
+    and a stop waits for a start in flight."""
     os.makedirs(directory, exist_ok=True)
     with open(os.path.join(directory, "start.lock"), "a") as guard:
-        # One start per DIR, even when a start is retried while the first still runs.
         fcntl.flock(guard, fcntl.LOCK_EX)
+        yield guard
+
+
+def start(directory: str, argv: list[str]) -> int:
+    with _start_lock(directory) as guard:
         if os.path.exists(os.path.join(directory, STOPPED)):
             # The controller that asked died and its successor stopped this name before
             # the start got here: starting now would leave a candidate nobody watches.
@@ -391,9 +400,7 @@ def status(directory: str) -> dict[str, Any]:
 def _bar_start(directory: str) -> None:
     """Under the start lock: a start in flight has its identity on disk before the stop
     looks for it, and a start still on its way finds the name stopped and starts nothing."""
-    os.makedirs(directory, exist_ok=True)
-    with open(os.path.join(directory, "start.lock"), "a") as guard:
-        fcntl.flock(guard, fcntl.LOCK_EX)
+    with _start_lock(directory):
         _write(os.path.join(directory, STOPPED), "")
 
 
