@@ -144,6 +144,9 @@ class FlagInfo:
     # What the target resolves the flag to when it is left unset and its default is None
     # (SGLang 0.5.x declares these as field fallbacks): the value SGLang itself would use.
     fallback: Any = None
+    # The parser's help for a number flag: the unit it counts in, the number that stands for
+    # no limit or off (read by autofix/meant.py). Empty where the facts carry none.
+    help: str = ""
 
 
 @dataclass(frozen=True)
@@ -234,6 +237,7 @@ class Catalog:
                 info.get("default"),
                 tuple(str(k) for k in keys) if isinstance(keys, list) else (),
                 fallback=info.get("fallback"),
+                help=str(info.get("help") or ""),
             )
         aliases = {str(k): str(v) for k, v in (facts.get("aliases") or {}).items() if str(v) in flags}
         # The catalogue's own short names (tp -> tp-size) stay, where the host has the flag.
@@ -356,6 +360,7 @@ def parse_flags(name: str, text: str) -> tuple[dict[str, FlagInfo], dict[str, st
             info.get("default"),
             keys,
             fallback=info.get("fallback"),
+            help=str(info.get("help") or ""),
         )
     aliases = {str(k): str(v) for k, v in (data.get("aliases") or {}).items()}
     return flags, aliases

@@ -29,6 +29,7 @@ from typing import Any, NoReturn
 import yaml
 
 from .errors import ConfigError
+from .meant import has_reading
 from .model import REDACTED, Candidate
 from .secrets import Secrets, known_secret_flags, known_untexted_flags, secret_env_name, secret_flag_name
 
@@ -287,7 +288,8 @@ def _check_value_types(args: Mapping[str, object], family: str, source: str) -> 
     """A value that is no number in any spelling (``tp: eight``) for a flag the target's
     parser reads as a number is bad input found at load, naming the key, not a search that
     dies in argparse. A number spelled the parser's way or not (``2.0`` for an int,
-    ``0,85``) is left to the search, whose repair reads what the user meant."""
+    ``0,85``), or a word a reading knows (``auto``, ``unlimited``), is left to the search,
+    whose repair reads what the user meant."""
     flags, aliases = _flag_types(family)
     for spelling, value in args.items():
         flag = _known_flag(str(spelling), flags, aliases)
@@ -295,7 +297,8 @@ def _check_value_types(args: Mapping[str, object], family: str, source: str) -> 
         if what is None or value is None or value is False:
             continue
         for item in value if isinstance(value, list) else [value]:
-            if isinstance(item, bool) or not any(ch.isdigit() for ch in str(item)):
+            # A word with a reading (auto, None, unlimited, off) is the search's to read.
+            if isinstance(item, bool) or not (any(ch.isdigit() for ch in str(item)) or has_reading(str(item))):
                 engine = "vLLM" if family == "vllm" else "SGLang"
                 # A command copied from a script keeps its $VARS: no value to repair toward.
                 unset = ": an unexpanded shell variable, write the value it holds" if str(item).startswith("$") else ""

@@ -36,6 +36,24 @@ _QUOTED = re.compile(r"""^\s*(?P<q>['"`])(?P<inner>.*)(?P=q)\s*$""")
 _PORT = re.compile(r"^\s*(?:\[?[\w.:-]*?\]?:)?(?P<port>\d{1,5})(?:/(?:tcp|udp))?\s*$")
 _A_TO_B = re.compile(r"^\s*(?P<a>\d+(?:\.\d+)?)\s*:\s*(?P<b>\d+(?:\.\d+)?)\s*$")
 
+# What a number flag's help says (a fact of the host's parser): the unit it counts in ...
+_HELP_SIZE_UNIT = re.compile(r"(?:\bin\s+|\(\s*)(?:(?P<abbr>[KMGT])i?B\b|(?P<word>(?i:kilo|mega|giga|tera))bytes?\b)")
+_HELP_TIME_UNIT = re.compile(r"(?i)(?:\bin\s+|\(\s*)(?P<unit>milliseconds?|ms|seconds?|secs?|s|minutes?|mins?)\b(?!-)")
+# ... that it counts passes of a loop rather than time ...
+_HELP_COUNTS = re.compile(r"(?i)\b(?:iterations?|passes|steps|rounds|batches)\b")
+# ... and the number that stands for no limit, or for off ("-1 means unlimited", "Set to 0
+# to disable", "1 disables"). A number inside a word or a version (Qwen3, 0.5) is none.
+_HELP_NUMBER_FOR = r"(?<![\w.])(?P<number>-?\d+)(?![\w.])[^.;()\[\]]{{0,40}}?\b(?:{})"
+_HELP_NO_LIMIT = re.compile(_HELP_NUMBER_FOR.format(r"unlimited|infinite|infinity|no limit|unbounded"), re.I)
+_HELP_OFF = re.compile(_HELP_NUMBER_FOR.format(r"disabl\w*|turns? (?:it )?off"), re.I)
+# Words users give a number flag, by what they mean.
+DEFAULT_WORDS = frozenset({"auto", "default", "none", "null", "nil", "unset"})
+NO_LIMIT_WORDS = frozenset({"unlimited", "infinite", "infinity", "inf", "no-limit", "nolimit", "no_limit", "unbounded"})
+OFF_WORDS = frozenset({"off", "disable", "disabled"})
+# Minus signs a word processor or a web page types for "-".
+_MINUSES = str.maketrans(dict.fromkeys("\u2212\u2013\u2014\ufe63\uff0d", "-"))
+_NUMBER_WITH_WORD = re.compile(r"^\s*(?P<number>\d+(?:\.\d+)?)\s*[A-Za-z]+\s*$")
+
 
 def tidy(value: float) -> str:
     """A number as a user writes it: 2 for 2.0, six decimals at most."""
@@ -64,6 +82,12 @@ def plain_size(text: str) -> str | None:
     return str(int(value)) if value.is_integer() else None
 
 
+def has_reading(word: str) -> bool:
+    """Whether a word given to a number flag means something a reading can write as a
+    number, or the flag's default: ``auto``, ``None``, ``unlimited``, ``off``."""
+    return word.strip().lower() in DEFAULT_WORDS | NO_LIMIT_WORDS | OFF_WORDS
+
+
 def as_meant(text: str, flag: str, catalog: Catalog) -> str | None:
     """The plain number ``text`` means for ``flag`` (its parser name or alias), read by the
     flag's name and type; None when no reading applies. Quotes a shell never stripped go
@@ -76,32 +100,79 @@ def as_meant(text: str, flag: str, catalog: Catalog) -> str | None:
     name = catalog.canonical(flag)
     info = catalog.flag(name)
     whole = _number_type(info) == "int"
-    for reader in (_duration, _size_in_named_unit, _port, _part_of_whole, _thousands, _whole_number):
+    readers = (
+        _typographic_minus,
+        _duration,
+        _size_in_named_unit,
+        _port,
+        _part_of_whole,
+        _thousands,
+        _whole_number,
+        _word_for_number,
+        _count_given_a_unit,
+    )
+    for reader in readers:
         meant = reader(text, name, info, whole)
         if meant is not None:
             return meant
     return plain_size(text)
 
 
-def _duration(text: str, name: str, _info: FlagInfo | None, whole: bool) -> str | None:
+def _help(info: FlagInfo | None) -> str:
+    return info.help if info is not None else ""
+
+
+def _typographic_minus(text: str, _name: str, _info: FlagInfo | None, _whole: bool) -> str | None:
+    plain = text.translate(_MINUSES).strip()
+    return plain if plain != text.strip() and as_number(plain) is not None else None
+
+
+def _seconds_per_unit(name: str, info: FlagInfo | None) -> float | None:
+    """The seconds one unit of the flag is: its help's unit, else its name's; None for a
+    flag that counts passes or says nothing of time."""
+    help_text = _help(info)
+    stated = _HELP_TIME_UNIT.search(help_text)
+    if stated is not None:
+        unit = stated.group("unit").lower()
+        return 60.0 if unit.startswith("min") else 0.001 if unit.startswith("m") else 1.0
+    if _HELP_COUNTS.search(help_text):
+        return None
+    if _IN_MS.search(name):
+        return 0.001
+    return 1.0 if _IN_SECONDS.search(name) else None
+
+
+def _duration(text: str, name: str, info: FlagInfo | None, whole: bool) -> str | None:
     found = _DURATION.match(text.strip().lower())
-    if found is None or not (_IN_MS.search(name) or _IN_SECONDS.search(name)):
+    unit = _seconds_per_unit(name, info)
+    if found is None or unit is None:
         return None
     per = _SECONDS_PER.get(found.group("unit"))
     if per is None:
         return None
-    seconds = float(found.group("number")) * per
-    value = seconds * 1000 if _IN_MS.search(name) else seconds
+    value = float(found.group("number")) * per / unit
     return None if whole and not round(value, 6).is_integer() else tidy(value)
 
 
-def _size_in_named_unit(text: str, name: str, _info: FlagInfo | None, whole: bool) -> str | None:
+def _size_unit(name: str, info: FlagInfo | None) -> str | None:
+    """The power letter (k, m, g, t) of the size unit the flag counts in: its name's, else
+    its help's."""
     named = _UNIT_IN_NAME.search(name)
+    if named is not None:
+        return named.group("unit")
+    stated = _HELP_SIZE_UNIT.search(_help(info))
+    if stated is None:
+        return None
+    return (stated.group("abbr") or stated.group("word"))[0].lower()
+
+
+def _size_in_named_unit(text: str, name: str, info: FlagInfo | None, whole: bool) -> str | None:
+    unit = _size_unit(name, info)
     found = _SIZE.match(text)
-    if named is None or found is None:
+    if unit is None or found is None:
         return None
     binary = bool(found.group("iec")) or found.group("unit") == "K"
-    steps = _UNIT_POWER[found.group("unit").lower()] - _UNIT_POWER[named.group("unit")]
+    steps = _UNIT_POWER[found.group("unit").lower()] - _UNIT_POWER[unit]
     value = float(found.group("number")) * (1024 if binary else 1000) ** steps
     return None if whole and not round(value, 6).is_integer() else tidy(value)
 
@@ -138,6 +209,26 @@ def _thousands(text: str, _name: str, info: FlagInfo | None, _whole: bool) -> st
 def _whole_number(text: str, _name: str, _info: FlagInfo | None, whole: bool) -> str | None:
     """A fraction given to an int flag: the whole number at or below it (8.5 -> 8)."""
     return str(math.floor(float(text))) if whole and re.fullmatch(r"\s*\d+\.\d+\s*", text) else None
+
+
+def _word_for_number(text: str, _name: str, info: FlagInfo | None, _whole: bool) -> str | None:
+    """``unlimited`` or ``off`` given a number flag: the number its help says stands for
+    it; None when the help gives none (the flag left to its default is the repair's)."""
+    word = text.strip().lower()
+    rule = _HELP_NO_LIMIT if word in NO_LIMIT_WORDS else _HELP_OFF if word in OFF_WORDS else None
+    found = rule.search(_help(info)) if rule is not None else None
+    return found.group("number") if found is not None else None
+
+
+def _count_given_a_unit(text: str, _name: str, info: FlagInfo | None, whole: bool) -> str | None:
+    """A flag whose help says it counts passes, given a number with a unit ('500ms' for
+    every N iterations): the count is the number written."""
+    help_text = _help(info)
+    found = _NUMBER_WITH_WORD.match(text)
+    if found is None or not _HELP_COUNTS.search(help_text) or _HELP_TIME_UNIT.search(help_text):
+        return None
+    number = float(found.group("number"))
+    return None if whole and not number.is_integer() else tidy(number)
 
 
 def _number_type(info: FlagInfo | None) -> str | None:

@@ -1027,12 +1027,30 @@ def _members_kept(value: tuple[str, ...], rule: str) -> tuple[str, ...]:
     return tuple(keep)
 
 
+# A list as YAML, JSON or Python writes it: [0, 1], (2, 4).
+_WRAPPED_LIST = re.compile(r"^\s*[\[(](?P<inner>.*)[\])]\s*$")
+
+
 def _comma_list(typed: re.Match[str], flags: Flags) -> tuple[str, ...] | None:
-    """The values of a list flag written with commas ('700,10,10'), when each is a number
-    of the flag's type; None otherwise."""
+    """The values of a list flag written with commas ('700,10,10') or as YAML or JSON
+    writes a list ('[0, 1]', whole or split by a shell), when each is a number of the
+    flag's type; None otherwise."""
     info = flags.catalog.flag(typed.group("flag"))
-    parts = [p.strip() for p in typed.group("value").split(",")]
-    if info is None or info.kind != "list" or len(parts) < 2 or not flags.spelling(typed.group("flag")):
+    spelling = flags.spelling(typed.group("flag"))
+    if info is None or info.kind != "list" or not spelling:
+        return None
+    written = typed.group("value")
+    held = flags.candidate.arg(spelling)
+    members = _members(held) if held is not None else ()
+    if written in members and _WRAPPED_LIST.match(" ".join(members)):
+        written = " ".join(members)  # '[0,' '1]': a list a shell split
+    wrapped = _WRAPPED_LIST.match(written)
+    inner = wrapped.group("inner") if wrapped else written
+    if wrapped is None and "," not in inner:
+        return None
+    parts = [p for p in re.split(r"\s*,\s*|\s+", inner.strip()) if p] if wrapped else inner.split(",")
+    parts = [p.strip() for p in parts]
+    if len(parts) < (1 if wrapped else 2):
         return None
     numbers = [as_number(p) for p in parts]
     if any(n is None or (typed.group("type") == "int" and not n.is_integer()) for n in numbers):

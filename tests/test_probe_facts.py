@@ -44,6 +44,7 @@ class Record:
         parser.add_argument("--lora-target-modules", nargs="*", choices=["q_proj", "all"])
         parser.add_argument("--kv-cache-dtype", type=str, choices=["auto", "fp8_e4m3"], default="auto")
         parser.add_argument("--swa-full-tokens-ratio", type=float)
+        parser.add_argument("--spill-size", type=int, help="Spill pool size in gigabytes (-1 means unlimited).")
         parser.add_argument("--enable-ep-moe", action="store_true", help="(Deprecated) use --ep-size")
         parser.add_argument("--disable-overlap", action=argparse.BooleanOptionalAction)
 
@@ -80,6 +81,9 @@ def test_parser_facts_kinds_types_choices_defaults_aliases() -> None:
     assert flags["enable-ep-moe"]["deprecated"].startswith("(Deprecated)")
     assert flags["no-disable-overlap"] == {"kind": "bool", "negates": "disable-overlap"}
     assert "fallback" not in flags["swa-full-tokens-ratio"]  # no release declaration: none read
+    # A number flag's help (its unit, its number for no limit) is a fact the repair reads.
+    assert flags["spill-size"]["help"] == "Spill pool size in gigabytes (-1 means unlimited)."
+    assert "help" not in flags["swa-full-tokens-ratio"] and "help" not in flags["enable-metrics"]
     json.dumps(facts)  # one JSON line on the wire
 
 

@@ -127,6 +127,14 @@ def _parser_facts(server_args_cls: type) -> dict[str, Any]:
             # Free text: the controller reads the help for what it documents as a secret
             # (a key, a token, a password: autofix/secrets.py), so it never shows in clear.
             info["help"] = help_text[:300]
+        elif (
+            help_text
+            and info["kind"] in ("value", "list")
+            and (kind_of in ("int", "float") or str(kind_of).endswith("_int"))
+        ):
+            # A number: the help names its unit and the number for no limit or off
+            # (autofix/meant.py reads a refused value by them).
+            info["help"] = help_text[:300]
         new_flag = getattr(action, "new_flag", None)
         if "deprecat" in help_text.lower() or "Deprecated" in type(action).__name__:
             info["deprecated"] = str(new_flag) if new_flag else help_text[:200]
