@@ -52,7 +52,6 @@ NO_LIMIT_WORDS = frozenset({"unlimited", "infinite", "infinity", "inf", "no-limi
 OFF_WORDS = frozenset({"off", "disable", "disabled"})
 # Minus signs a word processor or a web page types for "-".
 _MINUSES = str.maketrans(dict.fromkeys("\u2212\u2013\u2014\ufe63\uff0d", "-"))
-_NUMBER_WITH_WORD = re.compile(r"^\s*(?P<number>\d+(?:\.\d+)?)\s*[A-Za-z]+\s*$")
 
 
 def tidy(value: float) -> str:
@@ -221,11 +220,13 @@ def _word_for_number(text: str, _name: str, info: FlagInfo | None, _whole: bool)
 
 
 def _count_given_a_unit(text: str, _name: str, info: FlagInfo | None, whole: bool) -> str | None:
-    """A flag whose help says it counts passes, given a number with a unit ('500ms' for
-    every N iterations): the count is the number written."""
+    """A flag whose help says it counts passes, given a time ('500ms' for every N
+    iterations): the count is the number written."""
     help_text = _help(info)
-    found = _NUMBER_WITH_WORD.match(text)
-    if found is None or not _HELP_COUNTS.search(help_text) or _HELP_TIME_UNIT.search(help_text):
+    found = _DURATION.match(text.strip().lower())
+    if found is None or found.group("unit") not in _SECONDS_PER:
+        return None  # '2k' is a size: plain_size reads it
+    if not _HELP_COUNTS.search(help_text) or _HELP_TIME_UNIT.search(help_text):
         return None
     number = float(found.group("number"))
     return None if whole and not number.is_integer() else tidy(number)

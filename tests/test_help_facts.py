@@ -52,6 +52,7 @@ def meant(value: str, flag: str) -> str | None:
         ("drain-grace", "2m", "120"),  # the help says seconds, the name does not
         ("flush-cap", "1.5s", "1500"),  # "(ms)" in the help
         ("stats-publish-interval", "500ms", "500"),  # it counts iterations: the number is the count
+        ("stats-publish-interval", "2k", "2000"),  # a thousand is no unit of time: still a count of 2000
     ],
 )
 def test_the_unit_the_help_counts_in(flag: str, value: str, want: str) -> None:
