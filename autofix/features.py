@@ -23,6 +23,7 @@ _SWITCH = re.compile(r"^(?P<switch>enable|disable)-(?P<feature>[a-z0-9-]+)$")
 # Enough of English inflection to meet "scheduler", "scheduling" and "schedule" in one stem.
 _SUFFIXES = ("ing", "ers", "er", "es", "ed", "s", "e")
 _MIN_STEM = 4
+_LITERAL_FLAG = re.compile(r"--[A-Za-z0-9][A-Za-z0-9_-]*")
 
 
 def stem(word: str) -> str:
@@ -75,8 +76,9 @@ value or None when unset, the parser's choices)."""
 
 def switched_off(text: str, flags: FlagViews) -> list[Move]:
     """Moves that turn off each feature ``text`` names while it is on, longest phrase
-    first."""
-    words_said = stems(text)
+    first. A flag written out (``--enable-piecewise-cuda-graph``) names that flag, not the
+    features whose words stand inside its name: the message's own moves undo it."""
+    words_said = stems(_LITERAL_FLAG.sub(" ", text))
     found: list[tuple[int, str, Edit]] = []
     for flag, (spelling, value, _) in flags.items():
         words = feature_words(flag)

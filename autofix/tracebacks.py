@@ -633,6 +633,9 @@ _LOGGED = re.compile(
     r"\s*(?:\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d|[EWFI]\d{4} \d\d:\d\d:\d\d|\[rank\d+\]|\[TP\d+|\(\w+ pid=\d+\)"
     r"|(?:ERROR|CRITICAL|FATAL)\b|[A-Za-z_.]*(?:Error|Exception)\b[:(])"
 )
+# A logged line that says a failure happened elsewhere, not what it was: a traceback follows,
+# or the launcher saw a child die.
+_ANNOUNCES = re.compile(r"Traceback \(most recent call last\)|SIGQUIT received|means one child (?:process )?failed")
 EVIDENCE_LINE = 2000  # characters of a line read for evidence
 MIN_EVIDENCE = 2
 
@@ -915,7 +918,7 @@ class JournalParser:
                 # (a title that quotes the exception is the error itself)
                 titled = bool(_TITLE.match(head)) and not _NAMED_ERROR.search(head)
                 best, found = (evidence, -number), _as_stated(head)
-            announces = "Traceback (most recent call last)" in head  # says one follows, not what
+            announces = _ANNOUNCES.search(head) is not None
             if _LOGGED.match(head) and not announces and (evidence, -number) > best_logged:
                 best_logged, logged = (evidence, -number), _as_stated(head)
         return logged if logged and titled and best_logged[0] >= best[0] else found

@@ -288,7 +288,6 @@ MISSES = {
     "sglang-14282": "round 16: measured after the round-19 engine was frozen (0c76b00), not tuned on",
     "sglang-pr30642": "round 16: measured after the round-19 engine was frozen (0c76b00), not tuned on",
     "sglang-21935": "round 16: measured after the round-19 engine was frozen (0c76b00), not tuned on",
-    "sglang-28431": "round 16: measured after the round-19 engine was frozen (0c76b00), not tuned on",
     "sglang-13395": "round 16: measured after the round-19 engine was frozen (0c76b00), not tuned on",
     "sglang-6160": "round 16: measured after the round-19 engine was frozen (0c76b00), not tuned on",
     "sglang-7478": "round 16: measured after the round-19 engine was frozen (0c76b00), not tuned on",
