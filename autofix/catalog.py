@@ -43,6 +43,7 @@ FILE_KEYS = (
     "intent",
     "primary",
     "gpu_counts",
+    "gpu_shares",
     "words",
     "folds",
     "components",
@@ -210,6 +211,9 @@ class Catalog:
     # Parts of the server a flag switches off, by the files their frames run in: a failure
     # no class names is read by where it happened (inference, kept when classes are removed).
     components: tuple[Component, ...] = ()
+    # A size that splits another's GPUs instead of adding its own while a switch is on
+    # (dp-size under DP attention): raising it asks the operator for no hardware.
+    gpu_shares: Mapping[str, str] = field(default_factory=dict)
     # Where ``flags`` came from: the static table's version, or the host's parser.
     flags_from: str = ""
 
@@ -273,6 +277,11 @@ class Catalog:
     def gpu_count_spellings(self) -> list[tuple[str, ...]]:
         """Every spelling of each size that counts hardware (``gpu_counts``)."""
         return [self.spellings(flag) for flag in sorted(self.gpu_counts)]
+
+    def gpu_share_spellings(self) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+        """(the size's spellings, the switch's spellings) of each size that splits other
+        sizes' GPUs instead of adding its own while the switch is on (``gpu_shares``)."""
+        return [(self.spellings(size), self.spellings(switch)) for size, switch in sorted(self.gpu_shares.items())]
 
     def without_classes(self) -> Catalog:
         """The same aliases, domains and flag facts with no curated classes (inference only)."""
@@ -380,6 +389,7 @@ def parse_catalog(texts: Mapping[str, str], flag_texts: Mapping[str, str] | None
     env_domains: dict[str, re.Pattern[str]] = {}
     words: dict[str, tuple[str, ...]] = {}
     folds: dict[str, str] = {}
+    gpu_shares: dict[str, str] = {}
     for name, text in (flag_texts or {}).items():
         more_flags, more_aliases = parse_flags(name, text)
         flags.update(more_flags)
@@ -431,6 +441,12 @@ def parse_catalog(texts: Mapping[str, str], flag_texts: Mapping[str, str] | None
             if not _FLAG.match(str(flag)) or not _FLAG.match(str(into)):
                 raise CatalogError(f"{name}: folds.{flag}: must map a size flag to the size flag it folds into")
             folds[str(flag)] = str(into)
+        for size, switch in (data.get("gpu_shares") or {}).items():
+            if not _FLAG.match(str(size)) or not _FLAG.match(str(switch)):
+                raise CatalogError(
+                    f"{name}: gpu_shares.{size}: must map a size flag to the switch under which it shares"
+                )
+            gpu_shares[str(size)] = str(switch)
         for flag, values in (data.get("domains") or {}).items():
             if not (_FLAG.match(str(flag)) or _FLAG_KEY.match(str(flag))) or not isinstance(values, list) or not values:
                 raise CatalogError(f"{name}: domains.{flag}: must map a flag to a non-empty list")
@@ -457,6 +473,7 @@ def parse_catalog(texts: Mapping[str, str], flag_texts: Mapping[str, str] | None
         words=words,
         folds=folds,
         components=tuple(components),
+        gpu_shares=gpu_shares,
     )
 
 

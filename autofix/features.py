@@ -124,3 +124,19 @@ def off_by_words(phrase: str, flags: FlagViews) -> list[Move]:
             continue
         out.append(Move((Edit(EditOp.SET, spelling, off),), inferred=True, origin="feature"))
     return out
+
+
+def on_by_words(phrase: str, flags: FlagViews) -> list[Move]:
+    """Moves that turn on the feature ``phrase`` names, for a check that asks for it: its
+    enable- switch set, or the disable- switch the user set dropped."""
+    said = set(stems(phrase)) - {"the", "a", "an"}
+    out: list[Move] = []
+    for flag, (spelling, value, _) in flags.items():
+        words = feature_words(flag)
+        if not words or {stem(w) for w in words} != said:
+            continue
+        if flag.startswith("enable-") and not is_on(value):
+            out.append(Move((Edit(EditOp.SET, spelling, True),), inferred=True, origin="feature"))
+        elif flag.startswith("disable-") and value is not None and is_on(value):
+            out.append(Move((Edit(EditOp.DROP, spelling),), inferred=True, origin="feature"))
+    return out

@@ -195,6 +195,10 @@ def rename_edits(
     replacement takes from another flag (ep-size = tp-size) is not known and not set."""
     edits: list[Edit] = []
     for spelling in unknown_flags(candidate, catalog):
+        older = older_switch(spelling, candidate.arg(spelling), catalog)
+        if older is not None:
+            edits.extend((Edit(EditOp.RENAME, spelling, older), Edit(EditOp.SET, older, True)))
+            continue
         found = meaning(spelling, catalog)
         if found is None:
             continue
@@ -219,6 +223,26 @@ def rename_edits(
             elif not candidate.has(flag):
                 edits.append(_set(flag, concrete))
     return edits
+
+
+def older_switch(spelling: str, value: ArgValue | None, catalog: Catalog) -> str | None:
+    """The switch of the host's (older) release that a later release replaced by this flag
+    and value (--enable-triton-kernel-moe became --moe-runner-backend triton_kernel): the
+    flag history read backwards. None when the host has no such switch."""
+    if not isinstance(value, str):
+        return None
+    name = normal_form(spelling)
+    for old, replacement in catalog.history.replacements.items():
+        info = catalog.flag(old)
+        if (
+            replacement.flag == name
+            and replacement.value is not None
+            and str(replacement.value).lower() == value.strip().lower()
+            and catalog.knows(old)
+            and (info is None or info.kind == "bool")
+        ):
+            return catalog.canonical(old)
+    return None
 
 
 def _set(flag: str, value: ArgValue | None) -> Edit:

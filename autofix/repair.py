@@ -21,7 +21,7 @@ from typing import Any
 
 from .catalog import Catalog, Component, EditSpec, MoveSpec, ValueSpec
 from .classify import MATCH_LINE, Diagnosis, Subject
-from .features import off_by_words, switched_off
+from .features import off_by_words, on_by_words, switched_off
 from .meant import as_meant, as_number, plain_size
 from .model import ArgValue, Candidate, Edit, EditOp, KeyValue, Move, json_object, normalize_value
 from .renames import OFF_WORDS, in_host_release, refused_flags, rename_move
@@ -236,7 +236,7 @@ def _tier(move: Move, base: Candidate, child: Candidate, catalog: Catalog, messa
         return GIVES_UP_TIER
     # A move that asks the operator for hardware (a larger tp, pp, dp, node count) comes
     # after every move that fits the host.
-    return 3 if more_gpus(base, child, catalog.gpu_count_spellings()) else 1
+    return 3 if more_gpus(base, child, catalog.gpu_count_spellings(), catalog.gpu_share_spellings()) else 1
 
 
 def value_of(candidate: Candidate, flag: str, catalog: Catalog) -> ArgValue | None:
@@ -629,6 +629,11 @@ _TURN_ON = re.compile(
 )
 _AND_FLAG = re.compile(r"--(?P<a>[a-z0-9][a-z0-9-]*)\s+and\s+--(?P<b>[a-z0-9][a-z0-9-]*)")
 _TO_BE_ENABLED = re.compile(r"requires (?P<words>[a-z][a-z ]+?) to be enabled")
+# "Please enable dp attention when setting enable_dp_lm_head": a feature asked for in words.
+_PLEASE_ENABLE = re.compile(
+    r"(?i)\bplease (?:enable|turn on|switch on) (?:the )?(?P<words>[a-z][a-z0-9 _-]{2,60}?)"
+    r"(?= (?:when|if|with|before|for|to)\b|[.,;:]|$)"
+)
 _TO_BE_OFF = re.compile(
     r"(?i)\brequires? (?:the )?(?P<words>[a-z][a-z0-9 _-]{2,60}?) to be (?:disabled|turned off|switched off|off)\b"
 )
@@ -1211,6 +1216,8 @@ def _from_message(message: str, flags: Flags) -> list[Move]:
                 add([Edit(EditOp.SET, flag, value)])
     for found in _TO_BE_OFF.finditer(message):
         out.extend(off_by_words(found.group("words"), _flag_views(flags)))
+    for found in _PLEASE_ENABLE.finditer(message):
+        out.extend(on_by_words(found.group("words"), _flag_views(flags)))
     for found in _TO_BE_ENABLED.finditer(message):
         disabling = "disable-" + "-".join(found.group("words").split())
         if flags.spelling(disabling):

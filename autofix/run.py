@@ -181,6 +181,7 @@ class Runner:
             config.base,
             success_rates=store.move_stats(),
             gpu_counts=catalog.gpu_count_spellings(),
+            gpu_shares=catalog.gpu_share_spellings(),
         )
         self.plan = gate_plan(options.gates, config.gates)
         self._attempt_of_key: dict[str, int] = {}

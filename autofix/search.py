@@ -45,19 +45,37 @@ GIVES_UP_COST = 2
 Priority = tuple[int, float, int, int, int]
 
 
-def intent_cost(base: Candidate, candidate: Candidate, gpu_counts: Iterable[Iterable[str]] = ()) -> int:
+Shares = Iterable[tuple[Iterable[str], Iterable[str]]]
+"""(a size's spellings, a switch's spellings): the size splits the other sizes' GPUs instead
+of adding its own while the switch is on (Catalog.gpu_share_spellings)."""
+
+
+def intent_cost(
+    base: Candidate, candidate: Candidate, gpu_counts: Iterable[Iterable[str]] = (), gpu_shares: Shares = ()
+) -> int:
     """How much of what the user wrote a candidate gives up (see the module docstring);
     ``gpu_counts``: the spellings of each size that counts GPUs (tp, pp, dp), raising one
     of which asks the operator for GPUs the host may not have."""
     cost = sum(_edit_cost(old, new) for _, _, old, new in diff(base, candidate))
-    return cost + (MORE_GPUS_COST if more_gpus(base, candidate, gpu_counts) else 0)
+    return cost + (MORE_GPUS_COST if more_gpus(base, candidate, gpu_counts, gpu_shares) else 0)
 
 
-def more_gpus(base: Candidate, candidate: Candidate, gpu_counts: Iterable[Iterable[str]]) -> bool:
+def _switched_on(c: Candidate, spellings: tuple[str, ...]) -> bool:
+    value = next((c.arg(s) for s in spellings if c.has(s)), None)
+    return value is not None and str(value).lower() not in ("false", "0", "no", "off")
+
+
+def more_gpus(
+    base: Candidate, candidate: Candidate, gpu_counts: Iterable[Iterable[str]], gpu_shares: Shares = ()
+) -> bool:
     """Whether ``candidate`` raises a size that counts hardware (each given by its
-    spellings) above the base's; an unset size is 1, every such size's default."""
+    spellings) above the base's; an unset size is 1, every such size's default, and so is
+    a size that shares the others' GPUs under a switch that is on."""
+    sharing = {tuple(size): tuple(switch) for size, switch in gpu_shares}
 
     def size(c: Candidate, spellings: tuple[str, ...]) -> float:
+        if spellings in sharing and _switched_on(c, sharing[spellings]):
+            return 1.0
         value = next((c.arg(s) for s in spellings if c.has(s)), None)
         try:
             return float(str(value)) if value is not None else 1.0
@@ -132,9 +150,11 @@ class Search:
         *,
         success_rates: Mapping[tuple[str | None, str], float] | None = None,
         gpu_counts: Iterable[Iterable[str]] = (),
+        gpu_shares: Shares = (),
     ) -> None:
         self.base = base
         self._gpu_counts = [tuple(g) for g in gpu_counts]
+        self._gpu_shares = [(tuple(size), tuple(switch)) for size, switch in gpu_shares]
         self.meant = base  # the base with its flags renamed as the parser knows them
         self.graph: nx.DiGraph[str] = nx.DiGraph()
         self._rates = dict(success_rates or {})
@@ -156,7 +176,9 @@ class Search:
             return (0, 0.0, 0, 0, self._seq)
         rate = self._rates.get((class_id, move.label()), 0.0)
         return (
-            intent_cost(self.meant, candidate, self._gpu_counts) + STALL_COST * stall + GIVES_UP_COST * gives_up,
+            intent_cost(self.meant, candidate, self._gpu_counts, self._gpu_shares)
+            + STALL_COST * stall
+            + GIVES_UP_COST * gives_up,
             -rate,
             int(move.inferred),
             rank,

@@ -91,3 +91,74 @@ def test_an_oom_at_load_lowers_the_fraction_even_when_nothing_says_its_value() -
     props = propose(Candidate.build({"model-path": "/m"}), d, CATALOG)
     value = props[0].child.arg("mem-fraction-static") if props else None
     assert value is not None and float(str(value)) < 0.85, [p.move.label() for p in props]
+
+
+# A check that asks for a feature to be on, naming it in words: its switch is turned on
+# (an enable- switch set, the user's disable- switch dropped) before what the user set is
+# given up.
+BARE = load_catalog().without_classes()
+
+
+def test_please_enable_a_feature_when_setting_another_turns_it_on() -> None:
+    _, found = proposed(
+        {"tp-size": "8", "enable-dp-lm-head": True},
+        "AssertionError",
+        "Please enable dp attention when setting enable_dp_lm_head.",
+        catalog=BARE,
+    )
+    assert found and found[0].move.label() == "set enable-dp-attention=True", [p.move.label() for p in found]
+
+
+def test_a_feature_that_must_be_enabled_turns_on_and_a_disabling_switch_goes() -> None:
+    _, found = proposed(
+        {"disable-overlap-schedule": True},
+        "ValueError",
+        "The overlap schedule must be enabled for this mode.",
+        catalog=BARE,
+    )
+    assert found and found[0].move.label() == "drop disable-overlap-schedule", [p.move.label() for p in found]
+
+
+# A flag of a newer release, on a host whose release still spelled that choice as a switch
+# of its own: the flag history says the switch was replaced by "--new-flag value", so on
+# the older host "--new-flag value" is that switch (read backwards). These tests use a
+# pretend older host that has only the switch.
+OLD_HOST = (
+    load_catalog()
+    .without_classes()
+    .with_parser(
+        {
+            "flags": {
+                "model-path": {"kind": "value", "type": "str"},
+                "tp-size": {"kind": "value", "type": "int", "default": 1},
+                "disable-fast-image-processor": {"kind": "bool"},
+            }
+        },
+        "0.5.0",
+    )
+)
+
+
+def test_a_newer_flags_choice_is_the_older_switch_it_replaced() -> None:
+    _, found = proposed(
+        {"image-processor-backend": "pil", "tp-size": "2"},
+        "SystemExit",
+        "launch_server.py: error: unrecognized arguments: --image-processor-backend pil",
+        catalog=OLD_HOST,
+    )
+    assert found, "no move"
+    child = found[0].child
+    assert child.arg("disable-fast-image-processor") is True and not child.has("image-processor-backend"), found[
+        0
+    ].move.label()
+
+
+def test_a_choice_no_older_switch_stood_for_is_still_dropped() -> None:
+    _, found = proposed(
+        {"image-processor-backend": "fast", "tp-size": "2"},
+        "SystemExit",
+        "launch_server.py: error: unrecognized arguments: --image-processor-backend fast",
+        catalog=OLD_HOST,
+    )
+    assert found and not found[0].child.has("image-processor-backend")
+    assert not found[0].child.has("disable-fast-image-processor")

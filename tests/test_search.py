@@ -180,3 +180,28 @@ def test_dropping_flags_the_hosts_release_cannot_take_costs_nothing() -> None:
     s.tell(base.key, "failed", [*singles, Child(dropped_all, all_at_once, 4)])
     first = s.ask()
     assert first is not None and first.candidate == dropped_all
+
+
+def test_a_size_that_splits_the_gpus_of_another_asks_for_none() -> None:
+    """Issue 14 round 20, written before the change: with DP attention on, --dp-size
+    splits the tp GPUs into attention groups instead of adding replicas (sglang.yaml
+    gpu_shares), so raising it asks for no GPUs and waits for nothing; without DP
+    attention each dp replica takes its own tp GPUs. So "set a dp-size > 1" is tried
+    before DP attention is given up."""
+    from autofix.catalog import load_catalog
+    from autofix.search import more_gpus
+
+    catalog = load_catalog()
+    counts = catalog.gpu_count_spellings()
+    shares = catalog.gpu_share_spellings()
+    attention = Candidate.build({"tp": 4, "enable-dp-attention": True})
+    assert not more_gpus(attention, attention.with_arg("dp-size", "4"), counts, shares)
+    plain = Candidate.build({"tp": 4})
+    assert more_gpus(plain, plain.with_arg("dp-size", "2"), counts, shares)
+    s = Search(attention, gpu_counts=counts, gpu_shares=shares)
+    s.ask()
+    dropped = Child(attention.without_arg("enable-dp-attention"), move("enable-dp-attention", None), 0)
+    raised = Child(attention.with_arg("dp-size", "2"), move("dp-size", "2"), 1)
+    s.tell(attention.key, "failed", [dropped, raised])
+    first = s.ask()
+    assert first is not None and first.candidate == raised.candidate
