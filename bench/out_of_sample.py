@@ -77,6 +77,9 @@ SETS = (
     "users9",
     "users10",
     "users11",
+    "users12",
+    "sglang-0.4.10.post2-first",
+    "sglang-0.5.11-first",
     "spellings",
 )
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
