@@ -292,6 +292,18 @@ MISSES = {
     "sglang-6160": "round 16: measured after the round-19 engine was frozen (0c76b00), not tuned on",
     "sglang-7478": "round 16: measured after the round-19 engine was frozen (0c76b00), not tuned on",
     "sglang-3940": "round 16: measured after the round-19 engine was frozen (0c76b00), not tuned on",
+    "sglang-7511": "round 17: measured after the round-20b engine was frozen (4450225), not tuned on",
+    "sglang-5651": "round 17: measured after the round-20b engine was frozen (4450225), not tuned on",
+    "sglang-2312": "round 17: measured after the round-20b engine was frozen (4450225), not tuned on",
+    "sglang-4171": "round 17: measured after the round-20b engine was frozen (4450225), not tuned on",
+    "sglang-31600": "round 17: measured after the round-20b engine was frozen (4450225), not tuned on",
+    "sglang-pr24972": "round 17: measured after the round-20b engine was frozen (4450225), not tuned on",
+    "sglang-867": "round 17: measured after the round-20b engine was frozen (4450225), not tuned on",
+    "sglang-27487": "round 17: measured after the round-20b engine was frozen (4450225), not tuned on",
+    "sglang-pr5014": "round 17: measured after the round-20b engine was frozen (4450225), not tuned on",
+    "sglang-16026": "round 17: measured after the round-20b engine was frozen (4450225), not tuned on",
+    "sglang-3315": "round 17: measured after the round-20b engine was frozen (4450225), not tuned on",
+    "sglang-pr1498": "round 17: measured after the round-20b engine was frozen (4450225), not tuned on",
 }
 
 
