@@ -216,6 +216,9 @@ class Catalog:
     gpu_shares: Mapping[str, str] = field(default_factory=dict)
     # Where ``flags`` came from: the static table's version, or the host's parser.
     flags_from: str = ""
+    # Other names a later release than the host's gave a flag the host has (with_parser):
+    # the host's parser refuses them, a rename gives the host's name.
+    later_aliases: Mapping[str, str] = field(default_factory=dict)
 
     def knows(self, spelling: str) -> bool:
         """Whether the target's parser has this exact flag (or spelling of one)."""
@@ -244,10 +247,16 @@ class Catalog:
                 help=str(info.get("help") or ""),
             )
         aliases = {str(k): str(v) for k, v in (facts.get("aliases") or {}).items() if str(v) in flags}
-        # The catalogue's own short names (tp -> tp-size) stay, where the host has the flag.
+        # The catalogue's own short names (tp -> tp-size) stay where the host's parser takes
+        # them (its own alias, or a prefix argparse expands to that one flag); another name
+        # of a later release (--enable-hicache) is no name the host takes: it is renamed.
+        later: dict[str, str] = {}
         for spelling, canonical in self.aliases.items():
-            if canonical in flags and spelling not in flags:
-                aliases.setdefault(spelling, canonical)
+            if canonical in flags and spelling not in flags and spelling not in aliases:
+                if _abbreviates(spelling, canonical, flags, aliases):
+                    aliases[spelling] = canonical
+                elif spelling != f"no-{canonical}":  # a negation is no other name of the flag
+                    later[spelling] = canonical
         # The catalogue's own table is one more release's parser: a flag it has that the
         # host lacks was added after the host's release (not a typo of a near name).
         history = self.history
@@ -258,7 +267,14 @@ class Catalog:
                 seen[name] = (seen.get(name, (table, table))[0], table)
             releases = history.releases if table in history.releases else (*history.releases, table)
             history = replace(history, seen=seen, releases=releases)
-        return replace(self, flags=flags, aliases=aliases, flags_from=f"host parser {version}".strip(), history=history)
+        return replace(
+            self,
+            flags=flags,
+            aliases=aliases,
+            flags_from=f"host parser {version}".strip(),
+            history=history,
+            later_aliases=later,
+        )
 
     def flag(self, name: str) -> FlagInfo | None:
         return self.flags.get(self.canonical(name))
@@ -297,6 +313,13 @@ def family_of(file_name: str) -> str:
     """The engine a strategies file is for: ``vllm*`` files are vLLM's, the rest SGLang's
     (sglang.yaml and the runtime classes written for SGLang's servers)."""
     return "vllm" if file_name.startswith("vllm") else "sglang"
+
+
+def _abbreviates(spelling: str, canonical: str, flags: Mapping[str, FlagInfo], aliases: Mapping[str, str]) -> bool:
+    """Whether argparse expands ``--spelling`` to ``canonical`` alone: every option the
+    parser has that it begins is that flag."""
+    begun = {aliases.get(name, name) for name in (*flags, *aliases) if name.startswith(spelling)}
+    return begun == {canonical}
 
 
 def load_catalog(directory: Path | None = None, family: str = "sglang") -> Catalog:

@@ -34,6 +34,8 @@ _THOUSANDS = re.compile(r"^\s*\d{1,3}(?:(?P<sep>[,_ ])\d{3})(?:(?P=sep)\d{3})*\s
 _QUOTED = re.compile(r"""^\s*(?P<q>['"`])(?P<inner>.*)(?P=q)\s*$""")
 # A port as a Dockerfile or a URL writes it: 9000/tcp, host:9000.
 _PORT = re.compile(r"^\s*(?:\[?[\w.:-]*?\]?:)?(?P<port>\d{1,5})(?:/(?:tcp|udp))?\s*$")
+# A multiple as people write one: 2x, 1.5×.
+_TIMES = re.compile(r"^\s*(?P<number>\d+(?:\.\d+)?)\s*[x\u00d7]\s*$", re.I)
 _A_TO_B = re.compile(r"^\s*(?P<a>\d+(?:\.\d+)?)\s*:\s*(?P<b>\d+(?:\.\d+)?)\s*$")
 
 # What a number flag's help says (a fact of the host's parser): the unit it counts in ...
@@ -106,6 +108,7 @@ def as_meant(text: str, flag: str, catalog: Catalog) -> str | None:
         _port,
         _part_of_whole,
         _thousands,
+        _times,
         _whole_number,
         _word_for_number,
         _count_given_a_unit,
@@ -203,6 +206,15 @@ def _thousands(text: str, _name: str, info: FlagInfo | None, _whole: bool) -> st
     if info is None or info.kind != "value" or _number_type(info) is None or not _THOUSANDS.match(text):
         return None
     return re.sub(r"[,_ ]", "", text.strip())
+
+
+def _times(text: str, _name: str, info: FlagInfo | None, whole: bool) -> str | None:
+    """A multiple written with an x (2x, 1.5×) given a number flag: the number."""
+    found = _TIMES.match(text)
+    if found is None or _number_type(info) is None:
+        return None
+    number = float(found.group("number"))
+    return None if whole and not number.is_integer() else tidy(number)
 
 
 def _whole_number(text: str, _name: str, _info: FlagInfo | None, whole: bool) -> str | None:

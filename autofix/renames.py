@@ -90,6 +90,9 @@ def _resolve(name: str, catalog: Catalog, depth: int = 0) -> tuple[tuple[tuple[s
         return None
     if catalog.knows(name):
         return ((name, None),), "the same flag, spelled as the parser spells it"
+    later = catalog.later_aliases.get(name)
+    if later is not None and catalog.knows(later):
+        return ((catalog.canonical(later), None),), "the name the host's release has for it"
     replacement = catalog.history.replacements.get(name)
     if replacement is not None and depth < 5:
         target = _resolve(replacement.flag, catalog, depth + 1) if not catalog.knows(replacement.flag) else None
@@ -124,11 +127,33 @@ def _resolve(name: str, catalog: Catalog, depth: int = 0) -> tuple[tuple[tuple[s
             # A flag of newer releases than the host's: the host cannot take it at all.
             shown = first if first == last else f"{first}-{last}"
             return (), f"a flag of SGLang {shown}, newer than the host's release"
+        successor = _silent_successor(name, catalog)
+        if successor is not None:
+            return ((successor, None),), f"renamed in SGLang {catalog.history.seen[successor][0]}"
         return (), f"SGLang {first}-{last} had it; later releases removed it"
     close = difflib.get_close_matches(name, known, n=1, cutoff=CLOSE)
     if close:
         return ((close[0], None),), "the nearest flag name"
     return None
+
+
+def _silent_successor(name: str, catalog: Catalog) -> str | None:
+    """The flag a release renamed ``name`` to without a deprecation message: the one flag
+    the host has that first appeared in the release right after ``name`` was last seen,
+    whose words are ``name``'s with one or more taken away or added (kt-amx-method ->
+    kt-method, max-micro-batch-size -> pp-max-micro-batch-size). None otherwise."""
+    releases = list(catalog.history.releases)
+    last = catalog.history.seen[name][1]
+    if last not in releases or releases.index(last) + 1 >= len(releases):
+        return None
+    following = releases[releases.index(last) + 1]
+    words = set(name.split("-"))
+    found = {
+        catalog.canonical(flag)
+        for flag, (first, _) in catalog.history.seen.items()
+        if first == following and catalog.knows(flag) and (set(flag.split("-")) < words or words < set(flag.split("-")))
+    }
+    return found.pop() if len(found) == 1 else None
 
 
 def in_host_release(move: Move, candidate: Candidate, catalog: Catalog) -> Move | None:

@@ -923,7 +923,7 @@ def _switch_given_value(message: str, flags: Flags) -> list[Move]:
             continue
         negative = f"no-{flags.catalog.canonical(name)}"
         edits = [Edit(EditOp.DROP, name)]
-        if info.default is True and flags.catalog.canonical(negative) != negative:
+        if info.default is True and flags.catalog.knows(negative):
             edits.append(Edit(EditOp.SET, negative, True))
         out.append(_inferred(edits, "switch"))
     return out
