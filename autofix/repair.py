@@ -1254,6 +1254,8 @@ def _from_message(message: str, flags: Flags) -> list[Move]:
             add([Edit(EditOp.SET, scaled.target, found.group("least"))])
         elif scaled is not None:
             add([scaled])
+    for edit in _sized_in_words(message, flags):
+        add([edit])
     out.extend(_inferred([e], "timeout") for e in _timeouts_that_fired(message, flags))
     # A value the user set, named in prose where the message says what is not supported
     # ("not supported with Flex Attention backend", attention-backend: flex_attention).
@@ -1261,6 +1263,29 @@ def _from_message(message: str, flags: Flags) -> list[Move]:
         named_flag = f"--{name}" in message or field_name(name) in message
         if isinstance(value, str) and not named_flag and _mentioned(value, message) and not flags.is_host_fact(name):
             add([Edit(EditOp.DROP, name)], "value")
+    return out
+
+
+# "too large tensor parallel size", "the pipeline parallel size is too small": a size named
+# by its prose words (catalogue words) and a direction, within a few words of each other.
+_TOO = re.compile(r"(?i)\btoo (?:(?P<big>large|big|high|many|much)|small|low|few|little)\b")
+_TOO_NEAR = 40  # characters between the direction and the flag's words
+
+
+def _sized_in_words(message: str, flags: Flags) -> list[Edit]:
+    """Scales of the flags a message calls too large or too small in words, from the value
+    the candidate holds (none offline or for a flag it does not set)."""
+    lowered = message.lower()
+    out: list[Edit] = []
+    for found in _TOO.finditer(message):
+        near = lowered[max(0, found.start() - _TOO_NEAR) : found.end() + _TOO_NEAR]
+        for flag, phrases in flags.catalog.words.items():
+            current = as_number(flags.value(flag, {})) if flags.spelling(flag) else None
+            if current is None or flags.assume_present or not any(p in near for p in phrases):
+                continue
+            edit = Edit(EditOp.SCALE, flags.target(flag), _scaled(flag, current, found.group("big") is not None))
+            if edit not in out:
+                out.append(edit)
     return out
 
 

@@ -304,6 +304,13 @@ MISSES = {
     "sglang-16026": "round 17: measured after the round-20b engine was frozen (4450225), not tuned on",
     "sglang-3315": "round 17: measured after the round-20b engine was frozen (4450225), not tuned on",
     "sglang-pr1498": "round 17: measured after the round-20b engine was frozen (4450225), not tuned on",
+    "sglang-12676": "round 18: measured after the round-21 engine was frozen (a206a63), not tuned on",
+    "sglang-236": "round 18: measured after the round-21 engine was frozen (a206a63), not tuned on",
+    "sglang-pr3430": "round 18: measured after the round-21 engine was frozen (a206a63), not tuned on",
+    "sglang-25649": "round 18: measured after the round-21 engine was frozen (a206a63), not tuned on",
+    "sglang-pr599": "round 18: measured after the round-21 engine was frozen (a206a63), not tuned on",
+    "sglang-33858": "round 18: measured after the round-21 engine was frozen (a206a63), not tuned on",
+    "sglang-6580": "round 18: measured after the round-21 engine was frozen (a206a63), not tuned on",
 }
 
 
