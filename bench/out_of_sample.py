@@ -78,6 +78,7 @@ SETS = (
     "users10",
     "users11",
     "users12",
+    "users13",
     "sglang-0.4.10.post2-first",
     "sglang-0.5.11-first",
     "spellings",
