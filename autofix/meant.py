@@ -1,10 +1,11 @@
 """What a value the parser refused for how it is written means. Pure.
 
 Users write numbers the way configs, shells and dashboards do: ``2m``, ``50MB``, ``90%``,
-``16,384``, ``'32'``, ``10.0.0.2:29500``, ``9000/tcp``, ``1:4``. The parser takes none of
-them; an operator reads each by the flag's own name and type (facts of the parser) and
-writes the plain number. Each reader here does one such reading and says None when it does
-not apply; :func:`as_meant` tries them in order.
+``16,384``, ``'32'``, ``10.0.0.2:29500``, ``9000/tcp``, ``1:4``, ``2x``, ``−1``,
+``unlimited``. The parser takes none of them; an operator reads each by the flag's own
+name, type and help (facts of the parser: "in gigabytes", "(ms)", "every N iterations",
+"-1 means unlimited") and writes the plain number. Each reader here does one such reading
+and says None when it does not apply; :func:`as_meant` tries them in order.
 """
 
 from __future__ import annotations
