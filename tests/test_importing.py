@@ -251,3 +251,57 @@ def test_an_exported_unit_with_secrets_imports_back_without_them(tmp_path: Path)
     assert back.base.args == (("model-path", "/m"), ("config", "/etc/autofix/sglang-rt.secrets.yaml"))
     assert dict(back.base.env) == {"A": "1"}
     assert back.launch.env_files == ("-/etc/autofix/sglang-rt.env",)
+
+
+# --- a launch script's own variables -----------------------------------------------------------
+# Issue 14, written before the change: a command copied from a launch script keeps the
+# script's variables. The assignments above the command (NAME=value, export NAME=value) are
+# read as a shell would: $NAME, ${NAME} and ${NAME:-default} in the command take their
+# values; an exported name is also the server's environment, a plain one is not; a name the
+# script never sets is still refused, naming it; inside single quotes nothing is expanded.
+
+SCRIPT = """#!/bin/bash
+# launch the 2-node head
+MODEL=/models/dsv3
+TP=16
+export NCCL_IB_HCA=mlx5_0
+PORT="30001"
+python3 -m sglang.launch_server \\
+    --model-path $MODEL --tp ${TP} --nnodes ${NNODES:-2} --node-rank ${NODE_RANK:-0} \\
+    --port $PORT --served-model-name 'x$TP'
+"""
+
+
+def test_a_scripts_assignments_fill_its_variables() -> None:
+    done = from_command(SCRIPT, source="launch.sh")
+    base = yaml.safe_load(done.yaml_text)["launch"]
+    assert base["args"] == {
+        "model-path": "/models/dsv3",
+        "tp": 16,
+        "nnodes": 2,
+        "node-rank": 0,
+        "port": 30001,
+        "served-model-name": "x$TP",
+    }
+    assert base["env"] == {"NCCL_IB_HCA": "mlx5_0"}  # exported: the server's; TP, MODEL: the shell's
+
+
+def test_a_variable_the_script_never_sets_is_still_refused_by_name() -> None:
+    with pytest.raises(InputError, match=r"launch.sh: .*\$HEAD_ADDR"):
+        from_command(
+            "TP=8\npython3 -m sglang.launch_server --model-path m --tp $TP --dist-init-addr $HEAD_ADDR:5000\n",
+            source="launch.sh",
+        )
+
+
+def test_a_script_value_a_shell_would_have_to_run_is_no_assignment() -> None:
+    """NPROC=$(nproc) needs the shell to run something: the script's command starts
+    there, and the line is no server command autofix reads."""
+    with pytest.raises(InputError):
+        from_command("NPROC=$(nproc)\npython3 -m sglang.launch_server --model-path m --tp $NPROC\n", source="launch.sh")
+
+
+def test_a_one_line_command_with_an_env_prefix_is_read_as_before() -> None:
+    done = from_command("NCCL_DEBUG=INFO python3 -m sglang.launch_server --model-path m --tp 2", source="--from-cmd")
+    launch = yaml.safe_load(done.yaml_text)["launch"]
+    assert launch["env"] == {"NCCL_DEBUG": "INFO"} and launch["args"] == {"model-path": "m", "tp": 2}

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import shlex
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import yaml
@@ -26,6 +26,7 @@ from ..errors import InputError
 from ..export import secret_env_file, yaml_scalar
 from ..secrets import known_secret_flags, secret_env_name, secret_flag_name
 from ._command import Command, FlagFacts, parse_command
+from ._script import read_script
 from ._unitfile import UnitFile, parse_unit, resolve_specifiers, split_words
 
 __all__ = ["Imported", "command_args", "from_command", "from_unit", "parse_command"]
@@ -75,15 +76,24 @@ def from_unit(text: str, *, source: str, file_name: str, host: str = "local", na
 
 
 def from_command(text: str, *, source: str, host: str = "local", name: str | None = None) -> Imported:
-    """A command line as a shell would split it (backslash-newline joins lines)."""
+    """A command line as a shell would split it (backslash-newline joins lines), or a
+    launch script's command with the variables its assignments set (_script)."""
+    script = read_script(text)
+    if script.unset:
+        shown = script.unset[0]
+        raise InputError(
+            f"{source}: {shown!r} needs the shell's variables: write the values in the command, "
+            "or the assignments above it"
+        )
+    prefix = " ".join(f"{n}={shlex.quote(v)}" for n, v in script.exported)
     try:
-        words = shlex.split(text.replace("\\\r\n", " ").replace("\\\n", " "), comments=True)
+        words = shlex.split(f"{prefix} {script.command}" if prefix else script.command, comments=True)
     except ValueError as exc:
         raise InputError(f"{source}: cannot split the command as a shell would: {exc}") from None
-    if any("$" in w for w in words):
-        shown = next(w for w in words if "$" in w)
-        raise InputError(f"{source}: {shown!r} needs the shell's variables: write the values in the command")
     command = parse_command(words, where=source, facts=_facts(), shell=True)
+    if script.shell or script.exported:
+        read = ", ".join([*script.shell, *(f"{n} (exported: the server's environment)" for n, _ in script.exported)])
+        command = replace(command, notes=(*command.notes, f"read from the script: {read}"))
     base_name = name or _name_from(command)
     return _base(
         command,
