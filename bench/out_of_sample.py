@@ -66,6 +66,7 @@ SETS = (
     "sglang-0.5.23-fourteenth",
     "sglang-0.5.23-fifteenth",
     "sglang-0.5.23-sixteenth",
+    "sglang-0.5.23-crossover",
     "users",
     "users2",
     "users3",
