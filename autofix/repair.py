@@ -610,6 +610,7 @@ def _is_noop(edit: Edit, candidate: Candidate) -> bool:
 # --- inferred moves ------------------------------------------------------------------------
 
 _FLAG_IN_TEXT = re.compile(r"--([a-z0-9][a-z0-9-]*)")
+_TYPED_FLAG = re.compile(r"--([A-Za-z0-9][A-Za-z0-9_-]*)")
 _VALUE = r"'?\"?(?P<value>[A-Za-z0-9_][\w.:/-]*)"
 _SUGGESTED_VALUE = re.compile(
     r"(?i:requires|use|set|pass|run with|only supports|must be|needs?)\s+--(?P<flag>[a-z0-9][a-z0-9-]*)(?:\s*=\s*|\s+)"
@@ -844,9 +845,12 @@ def _from_argparse(message: str, flags: Flags) -> list[Move]:
             out.append(_inferred([Edit(EditOp.SET, flags.target(flag), best)], "argparse"))
     unknown = _UNRECOGNIZED.search(message)
     if unknown:
-        drops = [Edit(EditOp.DROP, f) for f in _FLAG_IN_TEXT.findall(unknown.group(1)) if flags.candidate.has(f)]
+        # (a flag as the user typed it: underscores and capitals too)
+        named = _TYPED_FLAG.findall(unknown.group(1))
+        drops = [Edit(EditOp.DROP, f) for f in named if flags.candidate.has(f)]
         if drops:
             out.append(_inferred(drops, "argparse"))
+        out.extend(_extra_values(unknown.group(1), flags))
     typed = _BAD_TYPE.search(message)
     listed = _comma_list(typed, flags) if typed else None
     if typed and listed is not None:
@@ -901,6 +905,21 @@ def _value_as_meant(value: ArgValue, flag: str, catalog: Catalog) -> ArgValue | 
 
 # A switch given a value: argparse leaves the value over ("unrecognized arguments: true").
 _ON_WORDS = frozenset({"true", "1", "yes", "on", "y", "t", "enable", "enabled"})
+
+
+def _extra_values(left_over: str, flags: Flags) -> list[Move]:
+    """Words argparse could not place that are the second and later values the user gave
+    a flag that takes one (vLLM's --served-model-name takes several): the flag keeps its
+    first value."""
+    words = {w.strip("'\"") for w in left_over.split()}
+    out: list[Move] = []
+    for name, value in flags.candidate.args:
+        info = flags.catalog.flag(name)
+        if info is None or info.kind != "value" or not isinstance(value, tuple) or len(value) < 2:
+            continue
+        if set(value[1:]) <= words and not flags.is_pinned(name):
+            out.append(_inferred([Edit(EditOp.SET, name, value[0])], "argparse"))
+    return out
 
 
 def _switch_given_value(message: str, flags: Flags) -> list[Move]:
