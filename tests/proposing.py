@@ -6,9 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from autofix.catalog import Catalog, load_catalog
-from autofix.classify import Diagnosis, Subject
+from autofix.classify import Diagnosis, Subject, classify
 from autofix.model import Candidate, Failure, Gate
 from autofix.repair import Proposal, propose
+from autofix.tracebacks import parse_text
 
 BARE = load_catalog().without_classes()
 
@@ -31,3 +32,12 @@ def proposed(
     return candidate, propose(
         candidate, Diagnosis(failure, subject), catalog, pinned=("model-path",), resolved=resolved
     )
+
+
+FULL = load_catalog()
+
+
+def subject_of(text: str, catalog: Catalog = FULL) -> str:
+    """What the classifier reads as a pasted log's failure (at launch): ``Exception: message``."""
+    subject = classify(parse_text(text), catalog, Gate.START).subject
+    return f"{subject.exception}: {subject.message}"

@@ -17,6 +17,7 @@ from autofix.tracebacks import MAX_LINE, parse_text
 from bench.runtime_logs import HELD_OUT_DIGITS, load
 
 from .conftest import DATA
+from .proposing import subject_of
 
 CATALOG = load_catalog()
 TB = """Traceback (most recent call last):
@@ -25,11 +26,6 @@ TB = """Traceback (most recent call last):
   File "/sgl-workspace/sglang/python/sglang/srt/model_executor/cuda_graph_runner.py", line 269, in __init__
     raise Exception(
 Exception: Capture cuda graph failed: CUDA out of memory. Tried to allocate 448.00 MiB."""
-
-
-def subject_of(text: str) -> str:
-    d = classify(parse_text(text), CATALOG, Gate.START)
-    return f"{d.subject.exception}: {d.subject.message}"
 
 
 @pytest.mark.parametrize(

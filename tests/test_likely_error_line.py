@@ -15,6 +15,8 @@ from autofix.classify import classify
 from autofix.model import Gate
 from autofix.tracebacks import failure_evidence, parse_text
 
+from .proposing import subject_of
+
 CATALOG = load_catalog()
 
 TEMPLATE = """### Checklist
@@ -25,11 +27,6 @@ TEMPLATE = """### Checklist
 
 ### Describe the bug
 """
-
-
-def subject_of(text: str) -> str:
-    subject = classify(parse_text(text), CATALOG, Gate.START).subject
-    return f"{subject.exception}: {subject.message}"
 
 
 def test_a_hang_told_in_words_is_the_subject() -> None:

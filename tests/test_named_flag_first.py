@@ -19,7 +19,7 @@ from autofix.model import Candidate, Gate
 from autofix.repair import propose
 from autofix.tracebacks import parse_text
 
-from .proposing import proposed
+from .proposing import proposed, subject_of
 
 CATALOG = load_catalog()
 VIEWS = {
@@ -47,11 +47,6 @@ def test_the_literal_flag_is_undone_first() -> None:
         catalog=CATALOG,
     )
     assert found and found[0].move.label() == "drop enable-piecewise-cuda-graph", [p.move.label() for p in found]
-
-
-def subject_of(text: str) -> str:
-    d = classify(parse_text(text), CATALOG, Gate.START)
-    return f"{d.subject.exception}: {d.subject.message}"
 
 
 def test_a_cut_traceback_announced_by_the_scheduler_gives_way_to_the_title() -> None:

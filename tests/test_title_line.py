@@ -6,17 +6,7 @@ else states a failure. These tests use their own pastes."""
 
 from __future__ import annotations
 
-from autofix.catalog import load_catalog
-from autofix.classify import classify
-from autofix.model import Gate
-from autofix.tracebacks import parse_text
-
-CATALOG = load_catalog()
-
-
-def subject_of(text: str) -> str:
-    d = classify(parse_text(text), CATALOG, Gate.START)
-    return f"{d.subject.exception}: {d.subject.message}"
+from .proposing import subject_of
 
 
 def test_the_log_line_beats_the_heading_above_it() -> None:
