@@ -276,9 +276,9 @@ def gives_up_primary(base: Candidate, child: Candidate, catalog: Catalog, messag
         # A drafter that goes with the algorithm it serves is judged with that algorithm.
         if any(value(child, served) != value(base, served) for served in catalog.intent.get(flag, ())):
             continue
-        if _message_names(flag, catalog, message) and not _context_only(flag, base, catalog, message):
-            continue
-        if _names_word(prose, before):
+        if _context_only(flag, base, catalog, message):
+            return True  # the message is about another flag; this choice is what it met
+        if _message_names(flag, catalog, message) or _names_word(prose, before):
             continue
         # The size a named one folds into (pp into tp) takes its GPUs: no choice given up.
         if any(into == flag and _message_names(size, catalog, message) for size, into in catalog.folds.items()):

@@ -36,3 +36,23 @@ def test_extra_values_of_a_one_value_flag_are_left_out() -> None:
         catalog=BARE,
     )
     assert found and found[0].child.arg("served-model-name") == "alpha-8b", [p.move.label() for p in found]
+
+
+def test_a_primary_named_as_the_condition_of_another_flag_is_kept() -> None:
+    """ "--x is only supported with <primary> == A, got B": the message is about --x (a
+    tuning flag the user set); the user's primary choice B is the condition it met, so
+    dropping --x comes before giving up B (in sample: the 0.5.11-first set)."""
+    from autofix.model import Candidate
+    from autofix.repair import gives_up_primary
+
+    base = Candidate.build(
+        {
+            "model-path": "/m",
+            "speculative-algorithm": "EAGLE3",
+            "speculative-draft-model-path": "/d",
+            "zz-sync-skip": True,
+        }
+    )
+    message = "--zz-sync-skip is only supported with speculative_algorithm == EAGLE, got EAGLE3."
+    assert gives_up_primary(base, base.with_arg("speculative-algorithm", "EAGLE"), BARE, message)
+    assert not gives_up_primary(base, base.without_arg("zz-sync-skip"), BARE, message)
