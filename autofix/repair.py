@@ -276,9 +276,14 @@ def gives_up_primary(base: Candidate, child: Candidate, catalog: Catalog, messag
         # A drafter that goes with the algorithm it serves is judged with that algorithm.
         if any(value(child, served) != value(base, served) for served in catalog.intent.get(flag, ())):
             continue
-        if _context_only(flag, base, catalog, message):
-            return True  # the message is about another flag; this choice is what it met
-        if _message_names(flag, catalog, message) or _names_word(prose, before):
+        context_only = _context_only(flag, base, catalog, message)
+        if context_only and _tied(flag, base, catalog):
+            # The message is about another flag; this choice (with the drafter the user
+            # chose for it) is only the condition that flag met.
+            return True
+        if _message_names(flag, catalog, message) and not context_only:
+            continue
+        if _names_word(prose, before):
             continue
         # The size a named one folds into (pp into tp) takes its GPUs: no choice given up.
         if any(into == flag and _message_names(size, catalog, message) for size, into in catalog.folds.items()):
@@ -291,6 +296,14 @@ _TOLD_TO_CHANGE = re.compile(
     r"(?i)\b(?:drop|remove|unset|set|use|pass|change|lower|raise|reduce|increase|disable|enable)\s+[`'\"]?--[a-z]"
 )
 _SUBJECT_FLAG = re.compile(r"^\W{0,3}--(?P<flag>[a-z0-9][a-z0-9-]*)")
+
+
+def _tied(flag: str, base: Candidate, catalog: Catalog) -> bool:
+    """Whether the user set a flag that serves this choice (a drafter for its algorithm,
+    ``intent``): changing the choice leaves that one mismatched."""
+    return any(
+        flag in serves and value_of(base, other, catalog) is not None for other, serves in catalog.intent.items()
+    )
 
 
 def _context_only(flag: str, base: Candidate, catalog: Catalog, message: str) -> bool:

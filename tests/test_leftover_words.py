@@ -56,3 +56,14 @@ def test_a_primary_named_as_the_condition_of_another_flag_is_kept() -> None:
     message = "--zz-sync-skip is only supported with speculative_algorithm == EAGLE, got EAGLE3."
     assert gives_up_primary(base, base.with_arg("speculative-algorithm", "EAGLE"), BARE, message)
     assert not gives_up_primary(base, base.without_arg("zz-sync-skip"), BARE, message)
+
+
+def test_a_primary_no_other_choice_depends_on_may_still_change() -> None:
+    """The same shape about quantization, which no flag the user set serves: the choice
+    named by its value may change (w8a8_fp8 -> fp8 keeps what they asked for)."""
+    from autofix.model import Candidate
+    from autofix.repair import gives_up_primary
+
+    base = Candidate.build({"model-path": "/m", "quantization": "w8a8_fp8", "zz-runner": "lora_x"})
+    message = "--zz-runner lora_x supports unquantized and 128-block FP8 MoE, got --quantization w8a8_fp8."
+    assert not gives_up_primary(base, base.with_arg("quantization", "fp8"), BARE, message)
