@@ -1246,10 +1246,14 @@ def _from_message(message: str, flags: Flags) -> list[Move]:
             value = _turn_on_value(flag, flags)
             if value is not None:
                 add([Edit(EditOp.SET, flag, value)])
-    for found in _TO_BE_OFF.finditer(message):
-        out.extend(off_by_words(found.group("words"), _flag_views(flags)))
-    for found in _PLEASE_ENABLE.finditer(message):
-        out.extend(on_by_words(found.group("words"), _flag_views(flags)))
+    turned_off = [found.group("words") for found in _TO_BE_OFF.finditer(message)]
+    turned_on = [found.group("words") for found in _PLEASE_ENABLE.finditer(message)]
+    if turned_off or turned_on:
+        views = _flag_views(flags)  # (every flag of the parser: built once, when needed)
+        for words in turned_off:
+            out.extend(off_by_words(words, views))
+        for words in turned_on:
+            out.extend(on_by_words(words, views))
     for found in _TO_BE_ENABLED.finditer(message):
         disabling = "disable-" + "-".join(found.group("words").split())
         if flags.spelling(disabling):
@@ -1312,23 +1316,24 @@ def _sized_in_words(message: str, flags: Flags) -> list[Edit]:
     for found in _TOO.finditer(message):
         near = lowered[max(0, found.start() - _TOO_NEAR) : found.end() + _TOO_NEAR]
         for flag, phrases in flags.catalog.words.items():
-            current = as_number(flags.value(flag, {})) if flags.spelling(flag) else None
-            if current is None or flags.assume_present or not any(p in near for p in phrases):
-                continue
-            edit = Edit(EditOp.SCALE, flags.target(flag), _scaled(flag, current, found.group("big") is not None))
-            if edit not in out:
+            edit = _scale_held(flag, found.group("big") is not None, flags) if any(p in near for p in phrases) else None
+            if edit is not None and edit not in out:
                 out.append(edit)
     return out
 
 
 def _scaled_edit(found: re.Match[str], flags: Flags) -> Edit | None:
-    """The scale a "smaller / larger --x" match asks for, from the value the candidate
-    holds (None: no value known, or offline)."""
-    flag = found.group("flag")
+    """The scale a "smaller / larger --x" match asks for (_scale_held)."""
+    return _scale_held(found.group("flag"), found.group("down") is not None, flags)
+
+
+def _scale_held(flag: str, smaller: bool, flags: Flags) -> Edit | None:
+    """A scale of ``flag`` in that direction from the value the candidate holds (None: no
+    value known, or offline)."""
     current = as_number(flags.value(flag, {})) if flags.spelling(flag) else None
     if current is None or flags.assume_present:
         return None
-    return Edit(EditOp.SCALE, flags.target(flag), _scaled(flag, current, found.group("down") is not None))
+    return Edit(EditOp.SCALE, flags.target(flag), _scaled(flag, current, smaller))
 
 
 # A fraction (of GPU memory …) moves by a tenth and stays below 1; other sizes halve or double.
