@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 
 from .model import Edit, EditOp, Move
 from .renames import OFF_WORDS
@@ -105,19 +105,40 @@ def _turned_off(flag: str, spelling: str, value: object | None) -> Edit | None:
 OFF_CHOICES = ("disabled", "disable", "off", "none")
 
 
+def _turned_on(flag: str, spelling: str, value: object | None) -> Edit | None:
+    """The edit that turns a switch's feature on while it is off: an enable- switch set,
+    the disable- switch the user set dropped."""
+    if flag.startswith("enable-") and not is_on(value):
+        return Edit(EditOp.SET, spelling, True)
+    if flag.startswith("disable-") and value is not None and is_on(value):
+        return Edit(EditOp.DROP, spelling)
+    return None
+
+
+def _phrase(phrase: str) -> set[str]:
+    """The stems of a feature named in words, without articles."""
+    return set(stems(phrase)) - {"the", "a", "an"}
+
+
+def _by_switch(said: set[str], flags: FlagViews, turn: Callable[[str, str, object | None], Edit | None]) -> list[Move]:
+    """``turn``'s move for each switch whose feature words are the ``said`` stems."""
+    out: list[Move] = []
+    for flag, (spelling, value, _) in flags.items():
+        words = feature_words(flag)
+        edit = turn(flag, spelling, value) if words and {stem(w) for w in words} == said else None
+        if edit is not None:
+            out.append(Move((edit,), inferred=True, origin="feature"))
+    return out
+
+
 def off_by_words(phrase: str, flags: FlagViews) -> list[Move]:
     """Moves that turn off the feature ``phrase`` names, for a check that requires it off:
     its switch (_turned_off), else the off choice of a flag whose name holds every word of
     the phrase."""
-    said = set(stems(phrase)) - {"the", "a", "an"}
+    said = _phrase(phrase)
     if not said:
         return []
-    out: list[Move] = []
-    for flag, (spelling, value, _) in flags.items():
-        words = feature_words(flag)
-        edit = _turned_off(flag, spelling, value) if words and {stem(w) for w in words} == said else None
-        if edit is not None:
-            out.append(Move((edit,), inferred=True, origin="feature"))
+    out = _by_switch(said, flags, _turned_off)
     for flag, (spelling, value, choices) in flags.items():
         off = next((str(c) for c in choices if str(c).lower() in OFF_CHOICES), None)
         if off is None or str(value).lower() == off or not said <= set(stems(flag)):
@@ -127,16 +148,6 @@ def off_by_words(phrase: str, flags: FlagViews) -> list[Move]:
 
 
 def on_by_words(phrase: str, flags: FlagViews) -> list[Move]:
-    """Moves that turn on the feature ``phrase`` names, for a check that asks for it: its
-    enable- switch set, or the disable- switch the user set dropped."""
-    said = set(stems(phrase)) - {"the", "a", "an"}
-    out: list[Move] = []
-    for flag, (spelling, value, _) in flags.items():
-        words = feature_words(flag)
-        if not words or {stem(w) for w in words} != said:
-            continue
-        if flag.startswith("enable-") and not is_on(value):
-            out.append(Move((Edit(EditOp.SET, spelling, True),), inferred=True, origin="feature"))
-        elif flag.startswith("disable-") and value is not None and is_on(value):
-            out.append(Move((Edit(EditOp.DROP, spelling),), inferred=True, origin="feature"))
-    return out
+    """Moves that turn on the feature ``phrase`` names, for a check that asks for it
+    (_turned_on)."""
+    return _by_switch(_phrase(phrase), flags, _turned_on)
