@@ -245,10 +245,13 @@ def _count_given_a_unit(text: str, _name: str, info: FlagInfo | None, whole: boo
     return None if whole and not number.is_integer() else tidy(number)
 
 
-def _number_type(info: FlagInfo | None) -> str | None:
-    """'int' or 'float' for a flag the parser reads as one (SGLang's human_readable_int is
-    an int), else None."""
-    kind = info.type if info is not None else None
-    if kind == "int" or (kind or "").endswith("_int"):
+def number_type(type_name: str | None) -> str | None:
+    """'int' or 'float' for a parser type that reads a number (SGLang's human_readable_int
+    is an int), else None."""
+    if type_name == "int" or (type_name or "").endswith("_int"):
         return "int"
-    return "float" if kind == "float" else None
+    return "float" if type_name == "float" else None
+
+
+def _number_type(info: FlagInfo | None) -> str | None:
+    return number_type(info.type if info is not None else None)

@@ -18,6 +18,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from autofix.meant import number_type
+
 ROOT = Path(__file__).resolve().parent.parent
 PROBE = ROOT / "autofix" / "probes" / "preflight.py"
 # Run in the target's Python: load the probe as a module, read the parser, print the facts.
@@ -46,8 +48,7 @@ def main(argv: list[str]) -> int:
     written = 0
     for name, info in data["flags"].items():
         help_text = (facts.get(name) or {}).get("help")
-        number = info.get("type") in ("int", "float") or str(info.get("type")).endswith("_int")
-        if help_text and number and info.get("kind") in ("value", "list"):
+        if help_text and number_type(info.get("type")) and info.get("kind") in ("value", "list"):
             info["help"] = help_text
             written += 1
     table.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
