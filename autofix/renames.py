@@ -144,16 +144,21 @@ def _silent_successor(name: str, catalog: Catalog) -> str | None:
     kt-method, max-micro-batch-size -> pp-max-micro-batch-size). None otherwise."""
     releases = list(catalog.history.releases)
     last = catalog.history.seen[name][1]
-    if last not in releases or releases.index(last) + 1 >= len(releases):
+    after = releases.index(last) + 1 if last in releases else len(releases)
+    if after >= len(releases):
         return None
-    following = releases[releases.index(last) + 1]
     words = set(name.split("-"))
     found = {
         catalog.canonical(flag)
         for flag, (first, _) in catalog.history.seen.items()
-        if first == following and catalog.knows(flag) and (set(flag.split("-")) < words or words < set(flag.split("-")))
+        if first == releases[after] and catalog.knows(flag) and _one_side_more(set(flag.split("-")), words)
     }
     return found.pop() if len(found) == 1 else None
+
+
+def _one_side_more(a: set[str], b: set[str]) -> bool:
+    """One set of words is the other with words taken away or added."""
+    return a < b or b < a
 
 
 def in_host_release(move: Move, candidate: Candidate, catalog: Catalog) -> Move | None:
