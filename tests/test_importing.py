@@ -305,3 +305,11 @@ def test_a_one_line_command_with_an_env_prefix_is_read_as_before() -> None:
     done = from_command("NCCL_DEBUG=INFO python3 -m sglang.launch_server --model-path m --tp 2", source="--from-cmd")
     launch = yaml.safe_load(done.yaml_text)["launch"]
     assert launch["env"] == {"NCCL_DEBUG": "INFO"} and launch["args"] == {"model-path": "m", "tp": 2}
+
+
+def test_an_assignment_from_a_variable_the_script_never_sets_is_refused_by_name() -> None:
+    """A=$UNKNOWN above the command carries the unset name into it: refused, not written."""
+    with pytest.raises(InputError, match=r"s\.sh: .*\$UNKNOWN"):
+        from_command(
+            "A=$UNKNOWN\npython3 -m sglang.launch_server --model-path m --served-model-name $A\n", source="s.sh"
+        )

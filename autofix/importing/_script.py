@@ -65,11 +65,16 @@ def read_script(text: str) -> Script:
 
 def _one_word(value: str, values: dict[str, str]) -> str | None:
     """The value of an assignment as the shell leaves it (quotes removed, earlier names
-    expanded); None when it is not one plain word (a command substitution, two words)."""
+    expanded); None when it is not one plain word (a command substitution, two words) or
+    uses a name nothing set."""
     if _RUNS_SOMETHING.search(value):
         return None
+    left: list[str] = []
+    expanded = expand(value, values, left)
+    if left:
+        return None  # a name nothing set: the line is left to the command, refused there
     try:
-        words = shlex.split(expand(value, values), comments=True)
+        words = shlex.split(expanded, comments=True)
     except ValueError:
         return None
     if len(words) > 1:
