@@ -627,6 +627,10 @@ _NO_EVIDENCE = re.compile(
 )
 # An issue's title as pasted: a markdown heading, or a line that opens with its tag.
 _TITLE = re.compile(r"(?i)\s*(?:#{1,6}\s|\[(?:bug|feature|question|rfc|help|issue)\]\s*:?)")
+# The issue's own title (one '#', or a bracketed tag), not a template's section heading.
+_ISSUE_TITLE = re.compile(r"(?i)\s*(?:#\s|\[(?:bug|feature|question|rfc|help|issue)\]\s*:?)")
+# The weakest failure words (_EVIDENCE's last weight), read only when nothing states more.
+_WEAK_EVIDENCE = re.compile(r"(?i)\binvalid\b|not supported|unsupported|\bunable\b|\bcannot\b|can't|mismatch")
 _NAMED_ERROR = re.compile(r"\b[A-Za-z_]\w*(?:Error|Exception)\b:")
 # A line a program logged: a timestamp, a glog or rank prefix, a level word, an exception.
 _LOGGED = re.compile(
@@ -901,27 +905,35 @@ class JournalParser:
         first of equals (nearer the cause); "" when none states enough. An issue's title
         gives way to a line the program logged that states as much: the title sums up what
         the user saw, the log under it says what failed (prose does not outrank a title).
-        Read only when nothing else was found: a paste is short, a long journal has its
-        failure lines."""
+        When nothing states enough, a logged line that states some failure, else the title
+        whatever its words ("X is not installed"), else a line that only announces a
+        failure elsewhere. Read only when nothing else was found: a paste is short, a long
+        journal has its failure lines."""
         best: tuple[int, int] = (0, 0)
         best_logged: tuple[int, int] = (0, 0)
-        found = logged = ""
+        found = logged = title = announced = ""
         titled = False
         for number, line in enumerate(self._recent):
             head = line[:EVIDENCE_LINE]
-            if not _EVIDENCE_HINT.search(head.lower()):
+            if not title and _ISSUE_TITLE.match(head):
+                title = _as_stated(head)
+            if not _EVIDENCE_HINT.search(head.lower()) and not _WEAK_EVIDENCE.search(head):
                 continue
             evidence = failure_evidence(head)
-            if evidence < MIN_EVIDENCE:
+            announces = _ANNOUNCES.search(head) is not None
+            if announces and not announced and evidence:
+                announced = _as_stated(head)
+            if _LOGGED.match(head) and not announces and (evidence, -number) > best_logged:
+                best_logged, logged = (evidence, -number), _as_stated(head)
+            if evidence < MIN_EVIDENCE or (announces and title):
                 continue
             if (evidence, -number) > best:
                 # (a title that quotes the exception is the error itself)
                 titled = bool(_TITLE.match(head)) and not _NAMED_ERROR.search(head)
                 best, found = (evidence, -number), _as_stated(head)
-            announces = _ANNOUNCES.search(head) is not None
-            if _LOGGED.match(head) and not announces and (evidence, -number) > best_logged:
-                best_logged, logged = (evidence, -number), _as_stated(head)
-        return logged if logged and titled and best_logged[0] >= best[0] else found
+        if found:
+            return logged if logged and titled and best_logged[0] >= best[0] else found
+        return logged or title or announced
 
     # per line --------------------------------------------------------------------------
     def _prose_errors(self) -> tuple[Signal, ...]:
