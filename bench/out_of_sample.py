@@ -80,6 +80,7 @@ SETS = (
     "users11",
     "users12",
     "users13",
+    "users14",
     "sglang-0.4.10.post2-first",
     "sglang-0.5.11-first",
     "spellings",
