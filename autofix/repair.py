@@ -185,6 +185,7 @@ def propose(
 
     children: list[tuple[int, Move, Candidate]] = []
     seen: set[str] = {candidate.key}
+    refused = _refused_together(diagnosis.subject, candidate)
     for found in ([renamed] if renamed else []) + moves:
         # A move written for another release's flags (a class's, the log's own advice) is
         # made in the host's; one the host has nothing for is no move.
@@ -195,7 +196,7 @@ def propose(
         if any(e.op is not EditOp.RENAME and not e.op.on_env and flags.is_pinned(e.target, e.key) for e in move.edits):
             continue
         child = apply(candidate, move)
-        if child.key in seen:
+        if child.key in seen or any(child.has(flag) for flag in refused):
             continue
         seen.add(child.key)
         children.append((_tier(move, candidate, child, catalog, diagnosis.subject.message or ""), move, child))
@@ -216,6 +217,15 @@ def _flag_views(flags: Flags) -> dict[str, tuple[str, object | None, tuple[objec
         value = flags.candidate.arg(spelling) if spelling is not None and flags.known(name) else None
         out[name] = (spelling or name, value, info.choices)
     return out
+
+
+def _refused_together(subject: Subject, candidate: Candidate) -> list[str]:
+    """The candidate's flags argparse named as unrecognized, as typed. argparse names all
+    of them in one line, so a child that keeps any of them fails the same way again."""
+    unknown = _UNRECOGNIZED.search(f"{subject.message or ''}\n{argparse_line(subject)}")
+    if unknown is None:
+        return []
+    return [flag for flag in _TYPED_FLAG.findall(unknown.group(1)) if candidate.has(flag)]
 
 
 def _parser_refused(subject: Subject) -> bool:
