@@ -108,11 +108,9 @@ def _resolve(name: str, catalog: Catalog, depth: int = 0) -> tuple[tuple[tuple[s
             why = f"renamed in SGLang {replacement.release}" if replacement.release else "renamed"
             return ((new, value),), why
     known = _known(catalog)
-    prefixed = [k for k in known if k.startswith(name)]
-    if prefixed:
-        # Unique then, ambiguous now: the flag that the prefix named first in history.
-        best = min(prefixed, key=lambda k: (catalog.history.first_seen(catalog.canonical(k)), len(k)))
-        return ((catalog.canonical(best), None),), "the full name of the flag the prefix stands for"
+    prefixed = _prefix_reading(name, known, catalog)
+    if prefixed is not None:
+        return ((prefixed, None),), "the full name of the flag the prefix stands for"
     suffixed = [k for k in known if k.endswith("-" + name)]
     if len(suffixed) == 1:
         return ((suffixed[0], None),), "the flag's full name"
@@ -134,6 +132,26 @@ def _resolve(name: str, catalog: Catalog, depth: int = 0) -> tuple[tuple[tuple[s
     close = difflib.get_close_matches(name, known, n=1, cutoff=CLOSE)
     if close:
         return ((close[0], None),), "the nearest flag name"
+    return None
+
+
+def _prefix_reading(name: str, known: Sequence[str], catalog: Catalog) -> str | None:
+    """The flag a prefix stands for: the one flag of the host's that starts with it, else
+    the one a past release's parser had starting with it (argparse took the prefix for it
+    then; the latest such release's), else None: a prefix every release read as several
+    flags names none of them. Without a flag history, the flag it named first."""
+    prefixed = [k for k in known if k.startswith(name)]
+    flags = {catalog.canonical(k) for k in prefixed}
+    if len(flags) <= 1:
+        return flags.pop() if flags else None
+    history = catalog.history
+    if not history.releases:
+        best = min(prefixed, key=lambda k: (history.first_seen(catalog.canonical(k)), len(k)))
+        return catalog.canonical(best)
+    for index in range(len(history.releases) - 1, -1, -1):
+        alive = [f for f in history.alive_in(index) if f.startswith(name)]
+        if len(alive) == 1 and catalog.knows(alive[0]):
+            return catalog.canonical(alive[0])
     return None
 
 

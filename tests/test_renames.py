@@ -153,3 +153,28 @@ def test_offline_a_value_taken_from_another_flag_is_not_guessed() -> None:
     catalog = Catalog(CATALOG.classes, CATALOG.aliases, CATALOG.domains, CATALOG.flags, history=history)
     offline = rename_move(Candidate.build({"enable-ep-moe": True}), catalog, offline=True)
     assert offline is not None and offline.label() == "rename enable-ep-moe to ep-size"
+
+
+@pytest.mark.parametrize("typed", ["-c", "-np", "-ngl", "-m"])
+def test_a_short_option_of_another_tool_is_no_prefix_of_a_long_flag(typed: str) -> None:
+    """Issue 14 round 25c, written before the change: argparse expands a prefix of a long
+    flag only when written with two dashes; ``-c`` (llama.cpp's context size) was never
+    ``--chat-template`` on any release, so no prefix reading names it."""
+    found = meaning(typed, CATALOG)
+    assert found is None or found.dropped, found
+
+
+@pytest.mark.parametrize(
+    ("typed", "flag"),
+    [("mem-frac", "mem-fraction-static"), ("speculative-draft", "speculative-draft-model-path"), ("mode", "model-path")],
+)
+def test_a_prefix_one_release_took_for_one_flag_keeps_that_reading(typed: str, flag: str) -> None:
+    found = meaning(typed, CATALOG)
+    assert found is not None and found.flags == ((flag, None),), found
+
+
+def test_a_prefix_no_release_took_is_not_guessed() -> None:
+    """``--tokenizer`` named tokenizer-path and tokenizer-mode alike on every release: no
+    fact says which, so no prefix reading (the first-seen tie picked tokenizer-mode)."""
+    found = meaning("tokenizer", CATALOG)
+    assert found is None or all(f != "tokenizer-mode" for f, _ in found.flags), found
