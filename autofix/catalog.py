@@ -161,6 +161,18 @@ class Replacement:
 
 
 @dataclass(frozen=True)
+class Equivalent:
+    """Another engine's launch flag read as SGLang's (a fact of both engines' docs): the
+    SGLang flag that does its job (the user's value carried, or ``value`` set), or None
+    when SGLang has no equivalent or does it by default."""
+
+    engines: tuple[str, ...]  # the engines whose flag of that name it is
+    flag: str | None
+    value: Any
+    why: str
+
+
+@dataclass(frozen=True)
 class FlagHistory:
     """Flags of past releases' parsers (strategies/<target>.flag-history.json)."""
 
@@ -225,6 +237,8 @@ class Catalog:
     gpu_shares: Mapping[str, str] = field(default_factory=dict)
     # Where ``flags`` came from: the static table's version, or the host's parser.
     flags_from: str = ""
+    # Other engines' flags (normal form) -> what SGLang calls them (strategies/*.equivalents.json).
+    equivalents: Mapping[str, Equivalent] = field(default_factory=dict)
     # Other names a later release than the host's gave a flag the host has (with_parser):
     # the host's parser refuses them, a rename gives the host's name.
     later_aliases: Mapping[str, str] = field(default_factory=dict)
@@ -355,9 +369,58 @@ def load_catalog(directory: Path | None = None, family: str = "sglang") -> Catal
             history = parse_history(path.name, path.read_text(encoding="utf-8"))
         except OSError as exc:
             raise CatalogError(f"{path}: cannot read: {exc}") from None
+    equivalents: dict[str, Equivalent] = {}
+    for path in sorted(p for p in root.glob("*.equivalents.json") if family_of(p.name) == family):
+        try:
+            equivalents.update(parse_equivalents(path.name, path.read_text(encoding="utf-8")))
+        except OSError as exc:
+            raise CatalogError(f"{path}: cannot read: {exc}") from None
     versions = sorted({str(json.loads(t).get("version", "")) for t in flag_texts.values()} - {""})
     table = f"table {versions[-1]}" if versions else ""
-    return replace(parse_catalog(texts, flag_texts), history=history, flags_from=table)
+    catalog = parse_catalog(texts, flag_texts)
+    return replace(catalog, history=history, flags_from=table, equivalents=equivalents)
+
+
+def parse_equivalents(name: str, text: str) -> dict[str, Equivalent]:
+    """Other engines' flags: {"engines": {engine: {"flags": {flag: {flag, value, why} or
+    {none: why}}}}}, keyed by the flag's normal form (dashes, case and underscores are
+    spelling). A spelling engines read as different SGLang flags is left out: nothing says
+    which engine the user came from."""
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise CatalogError(f"{name}: not valid JSON: {exc}") from None
+    engines = data.get("engines") if isinstance(data, Mapping) else None
+    if not isinstance(engines, Mapping):
+        raise CatalogError(f"{name}: needs an engines object")
+    found: dict[str, list[Equivalent]] = {}
+    for engine, section in engines.items():
+        entries = section.get("flags") if isinstance(section, Mapping) else None
+        if not isinstance(entries, Mapping):
+            raise CatalogError(f"{name}: engines.{engine}: needs a flags object")
+        for spelling, entry in entries.items():
+            where = f"{name}: engines.{engine}.flags.{spelling}"
+            found.setdefault(_spelling_key(str(spelling)), []).append(_equivalent(where, str(engine), entry))
+    agreed: dict[str, Equivalent] = {}
+    for key, readings in found.items():
+        if len({(e.flag, json.dumps(e.value)) for e in readings}) == 1:
+            agreed[key] = replace(readings[0], engines=tuple(e.engines[0] for e in readings))
+    return agreed
+
+
+def _spelling_key(spelling: str) -> str:
+    return re.sub(r"-{2,}", "--", spelling.strip().lstrip("-").lower().replace("_", "-"))
+
+
+def _equivalent(where: str, engine: str, entry: object) -> Equivalent:
+    if not isinstance(entry, Mapping):
+        raise CatalogError(f"{where}: needs an object")
+    if "none" in entry:
+        return Equivalent((engine,), None, None, str(entry["none"]))
+    flag = str(entry.get("flag", ""))
+    if not _FLAG.match(flag):
+        raise CatalogError(f"{where}: needs a flag ([a-z0-9-]+) or none: <why>")
+    return Equivalent((engine,), flag, entry.get("value"), str(entry.get("why", "")))
 
 
 def parse_history(name: str, text: str) -> FlagHistory:

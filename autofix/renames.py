@@ -111,6 +111,9 @@ def _resolve(name: str, catalog: Catalog, depth: int = 0) -> tuple[tuple[tuple[s
     prefixed = _prefix_reading(name, known, catalog)
     if prefixed is not None:
         return ((prefixed, None),), "the full name of the flag the prefix stands for"
+    foreign = _foreign_reading(name, catalog, depth)
+    if foreign is not None:
+        return foreign
     suffixed = [k for k in known if k.endswith("-" + name)]
     if len(suffixed) == 1:
         return ((suffixed[0], None),), "the flag's full name"
@@ -153,6 +156,28 @@ def _prefix_reading(name: str, known: Sequence[str], catalog: Catalog) -> str | 
         if len(alive) == 1 and catalog.knows(alive[0]):
             return catalog.canonical(alive[0])
     return None
+
+
+def _foreign_reading(
+    name: str, catalog: Catalog, depth: int
+) -> tuple[tuple[tuple[str, ArgValue | None], ...], str] | None:
+    """Another engine's flag (catalog.equivalents), where no SGLang release had that name:
+    the SGLang flag that does its job, in the host's spelling (through SGLang's own
+    renames when the host lacks it), or nothing when SGLang has none or does it by default."""
+    found = catalog.equivalents.get(name)
+    if found is None or name in catalog.history.seen:
+        return None
+    engines = ", ".join(found.engines)
+    if found.flag is None:
+        return (), f"{engines}' flag: {found.why}"
+    target: str | None = found.flag
+    if not catalog.knows(found.flag):
+        through = _resolve(found.flag, catalog, depth + 1) if depth < 5 else None
+        target = through[0][0][0] if through and through[0] else None
+    if target is None:
+        return None
+    value = None if found.value is None else _valid_choice(target, str(found.value), catalog)
+    return ((catalog.canonical(target), value),), f"{engines}' --{name}: {found.why}"
 
 
 def _silent_successor(name: str, catalog: Catalog) -> str | None:

@@ -166,7 +166,11 @@ def test_a_short_option_of_another_tool_is_no_prefix_of_a_long_flag(typed: str) 
 
 @pytest.mark.parametrize(
     ("typed", "flag"),
-    [("mem-frac", "mem-fraction-static"), ("speculative-draft", "speculative-draft-model-path"), ("mode", "model-path")],
+    [
+        ("mem-frac", "mem-fraction-static"),
+        ("speculative-draft", "speculative-draft-model-path"),
+        ("mode", "model-path"),
+    ],
 )
 def test_a_prefix_one_release_took_for_one_flag_keeps_that_reading(typed: str, flag: str) -> None:
     found = meaning(typed, CATALOG)

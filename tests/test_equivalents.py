@@ -1,0 +1,76 @@
+"""Issue 14 round 25d, written before the change: another engine's flag pasted onto an
+SGLang command is read as the SGLang flag that does the same job, from a table of facts
+(strategies/sglang.equivalents.json: each engine's documented meaning beside SGLang's),
+after SGLang's own flag history and before any guess from spelling alone."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+import pytest
+
+from autofix.catalog import Equivalent, load_catalog, parse_equivalents
+from autofix.errors import CatalogError
+from autofix.model import Candidate
+from autofix.renames import meaning, rename_move
+from autofix.repair import apply
+
+CATALOG = load_catalog()
+
+
+def test_a_foreign_flag_is_the_sglang_flag_that_does_its_job_with_the_value_carried() -> None:
+    base = Candidate.build({"model-path": "/m", "max-model-len": "32768", "max-num-seqs": "64"})
+    move = rename_move(base, CATALOG, {})
+    assert move is not None
+    child = apply(base, move)
+    assert child.arg("context-length") == "32768" and child.arg("max-running-requests") == "64"
+    assert not child.has("max-model-len") and not child.has("max-num-seqs")
+
+
+def test_the_table_beats_a_guess_from_spelling() -> None:
+    """--tokenizer: every SGLang release read it as several flags, and a suffix guess made it
+    --enable-dynamic-batch-tokenizer; vLLM's table says it is the tokenizer's path."""
+    found = meaning("tokenizer", CATALOG)
+    assert found is not None and found.flags == (("tokenizer-path", None),), found
+
+
+def test_a_flag_sglang_does_by_default_is_left_out_with_the_reason() -> None:
+    found = meaning("enable-prefix-caching", CATALOG)
+    assert found is not None and found.dropped and "radix cache" in found.why
+
+
+def test_a_target_the_host_lacks_is_read_through_sglang_history() -> None:
+    found = meaning("max-cudagraph-capture-size", CATALOG)
+    assert found is not None and found.flags and CATALOG.knows(found.flags[0][0]), found
+
+
+def test_sglang_history_comes_before_another_engines_table() -> None:
+    table = {"disable-flashinfer": Equivalent(("other",), "page-size", None, "made up")}
+    found = meaning("disable-flashinfer", replace(CATALOG, equivalents=table))
+    assert found is not None and found.flags == (("attention-backend", "triton"),), found
+
+
+def test_engines_that_disagree_give_no_reading_and_agreeing_ones_one() -> None:
+    text = json.dumps(
+        {
+            "engines": {
+                "a": {"flags": {"max_batch_size": {"flag": "max-running-requests", "why": "x"}, "-c": {"none": "y"}}},
+                "b": {"flags": {"max-batch-size": {"flag": "max-running-requests", "why": "x"}, "c": {"flag": "port"}}},
+            }
+        }
+    )
+    table = parse_equivalents("t.json", text)
+    assert table["max-batch-size"].flag == "max-running-requests" and table["max-batch-size"].engines == ("a", "b")
+    assert "c" not in table
+
+
+def test_a_malformed_table_is_one_error_naming_the_key() -> None:
+    text = json.dumps({"engines": {"a": {"flags": {"x": {"flag": "Not A Flag"}}}}})
+    with pytest.raises(CatalogError, match=r"t\.json: engines\.a\.flags\.x"):
+        parse_equivalents("t.json", text)
+
+
+@pytest.mark.parametrize("flag", sorted({e.flag for e in CATALOG.equivalents.values() if e.flag}))
+def test_every_target_is_a_flag_sglang_has_or_had(flag: str) -> None:
+    assert CATALOG.knows(flag) or flag in CATALOG.history.seen, flag
