@@ -82,6 +82,7 @@ SETS = (
     "users12",
     "users13",
     "users14",
+    "users15",
     "sglang-0.4.10.post2-first",
     "sglang-0.5.11-first",
     "spellings",
