@@ -167,9 +167,9 @@ def _foreign_reading(
     found = catalog.equivalents.get(name)
     if found is None or name in catalog.history.seen:
         return None
-    engines = ", ".join(found.engines)
+    engines = " and ".join(found.engines)
     if found.flag is None:
-        return (), f"{engines}' flag: {found.why}"
+        return (), f"a {engines} flag; {found.why}"
     target: str | None = found.flag
     if not catalog.knows(found.flag):
         through = _resolve(found.flag, catalog, depth + 1) if depth < 5 else None
@@ -177,7 +177,7 @@ def _foreign_reading(
     if target is None:
         return None
     value = None if found.value is None else _valid_choice(target, str(found.value), catalog)
-    return ((catalog.canonical(target), value),), f"{engines}' --{name}: {found.why}"
+    return ((catalog.canonical(target), value),), f"a {engines} flag; {found.why}"
 
 
 def _silent_successor(name: str, catalog: Catalog) -> str | None:

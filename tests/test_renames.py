@@ -161,7 +161,7 @@ def test_a_short_option_of_another_tool_is_no_prefix_of_a_long_flag(typed: str) 
     flag only when written with two dashes; ``-c`` (llama.cpp's context size) was never
     ``--chat-template`` on any release, so no prefix reading names it."""
     found = meaning(typed, CATALOG)
-    assert found is None or found.dropped, found
+    assert found is None or found.dropped or "prefix" not in found.why, found
 
 
 @pytest.mark.parametrize(
