@@ -25,6 +25,10 @@ from .model import ArgValue, Candidate, Edit, EditOp, Move, normalize_value
 # ("enable-mla") is not read as an unrelated one ("enable-lora").
 CLOSE = 0.85
 _DASHES = re.compile(r"-{2,}")
+# A short option (``-c``, ``-fa``, ``-ngl``): another tool's. argparse never reads one as
+# the abbreviation of a long flag, so no prefix reading applies to it.
+_SHORT_OPTION = re.compile(r"^\s*-[^-\s]")
+MAX_SHORT = 3
 
 
 @dataclass(frozen=True)
@@ -69,7 +73,7 @@ def unknown_flags(candidate: Candidate, catalog: Catalog) -> list[str]:
 def meaning(spelling: str, catalog: Catalog) -> Meaning | None:
     """What the user meant by a flag the parser does not know; None when nothing says."""
     norm = normal_form(spelling)
-    found = _resolve(norm, catalog)
+    found = _resolve(norm, catalog, short=bool(_SHORT_OPTION.match(spelling)) and len(norm) <= MAX_SHORT)
     if found is not None:
         return Meaning(spelling, found[0], found[1])
     if "--" in norm:  # two flags glued together
@@ -85,7 +89,9 @@ def _known(catalog: Catalog) -> list[str]:
     return sorted({*catalog.flags, *catalog.aliases})
 
 
-def _resolve(name: str, catalog: Catalog, depth: int = 0) -> tuple[tuple[tuple[str, ArgValue | None], ...], str] | None:
+def _resolve(
+    name: str, catalog: Catalog, depth: int = 0, *, short: bool = False
+) -> tuple[tuple[tuple[str, ArgValue | None], ...], str] | None:
     if not name:
         return None
     if catalog.knows(name):
@@ -108,7 +114,7 @@ def _resolve(name: str, catalog: Catalog, depth: int = 0) -> tuple[tuple[tuple[s
             why = f"renamed in SGLang {replacement.release}" if replacement.release else "renamed"
             return ((new, value),), why
     known = _known(catalog)
-    prefixed = _prefix_reading(name, known, catalog)
+    prefixed = None if short else _prefix_reading(name, known, catalog)
     if prefixed is not None:
         return ((prefixed, None),), "the full name of the flag the prefix stands for"
     foreign = _foreign_reading(name, catalog, depth)

@@ -155,11 +155,13 @@ def test_offline_a_value_taken_from_another_flag_is_not_guessed() -> None:
     assert offline is not None and offline.label() == "rename enable-ep-moe to ep-size"
 
 
-@pytest.mark.parametrize("typed", ["-c", "-np", "-ngl", "-m"])
+@pytest.mark.parametrize("typed", ["-c", "-np", "-ngl", "-m", "-fa", "-b", "-ub"])
 def test_a_short_option_of_another_tool_is_no_prefix_of_a_long_flag(typed: str) -> None:
     """Issue 14 round 25c, written before the change: argparse expands a prefix of a long
     flag only when written with two dashes; ``-c`` (llama.cpp's context size) was never
-    ``--chat-template`` on any release, so no prefix reading names it."""
+    ``--chat-template`` on any release, so no prefix reading names it. Round 25f: nor is a
+    short option the host's parser happens to begin only one flag with (``-fa`` is not
+    ``--fastapi-root-path``, ``-b`` not ``--base-gpu-id``)."""
     found = meaning(typed, CATALOG)
     assert found is None or found.dropped or "prefix" not in found.why, found
 
