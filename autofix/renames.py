@@ -47,7 +47,7 @@ class Meaning:
     def words(self) -> str:
         """The user's words for it: ``--enable-deepep-moe is --moe-a2a-backend deepep``."""
         if self.dropped:
-            return f"--{self.spelling.lstrip('-')} is gone ({self.why})"
+            return f"--{self.spelling.lstrip('-')} is left out ({self.why})"
         parts = [f"--{f}" + ("" if v is None or v is True else f" {_shown(v)}") for f, v in self.flags]
         shown = self.spelling if self.spelling.startswith("-") else f"--{self.spelling}"
         return f"{shown} is {' '.join(parts)} ({self.why})"
