@@ -147,8 +147,9 @@ def _resolve(
 def _prefix_reading(name: str, known: Sequence[str], catalog: Catalog) -> str | None:
     """The flag a prefix stands for: the one flag of the host's that starts with it, else
     the one a past release's parser had starting with it (argparse took the prefix for it
-    then; the latest such release's), else None: a prefix every release read as several
-    flags names none of them. Without a flag history, the flag it named first."""
+    then; the latest such release's), else the flag whose name every other one extends,
+    else None: a prefix every release read as several unrelated flags names none of them.
+    Without a flag history, the flag it named first."""
     prefixed = [k for k in known if k.startswith(name)]
     flags = {catalog.canonical(k) for k in prefixed}
     if len(flags) <= 1:
@@ -161,7 +162,10 @@ def _prefix_reading(name: str, known: Sequence[str], catalog: Catalog) -> str | 
         alive = [f for f in history.alive_in(index) if f.startswith(name)]
         if len(alive) == 1 and catalog.knows(alive[0]):
             return catalog.canonical(alive[0])
-    return None
+    # Names that nest (disable-cuda-graph, disable-cuda-graph-padding): the others are
+    # variants of the one every other extends, and the prefix stands for that one.
+    base = min(flags, key=len)
+    return base if all(f.startswith(base) for f in flags) else None
 
 
 def _foreign_reading(

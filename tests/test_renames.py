@@ -184,3 +184,11 @@ def test_a_prefix_no_release_took_is_not_guessed() -> None:
     fact says which, so no prefix reading (the first-seen tie picked tokenizer-mode)."""
     found = meaning("tokenizer", CATALOG)
     assert found is None or all(f != "tokenizer-mode" for f, _ in found.flags), found
+
+
+def test_a_prefix_of_nested_names_is_the_base_flag() -> None:
+    """Round 25g: --disable-cuda begins --disable-cuda-graph and --disable-cuda-graph-padding
+    on every release, but the second is a variant of the first (its name extends it): the
+    prefix stands for the base flag (users3 lost it to the history-grounded prefix rule)."""
+    found = meaning("disable-cuda", CATALOG)
+    assert found is not None and found.flags == (("disable-cuda-graph", None),), found
