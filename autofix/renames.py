@@ -29,6 +29,8 @@ _DASHES = re.compile(r"-{2,}")
 # the abbreviation of a long flag, so no prefix reading applies to it.
 _SHORT_OPTION = re.compile(r"^\s*-[^-\s]")
 MAX_SHORT = 3
+# What a spelling stands for: (flag, value to set; None: the user's own) pairs, and why.
+Reading = tuple[tuple[tuple[str, ArgValue | None], ...], str]
 
 
 @dataclass(frozen=True)
@@ -89,9 +91,7 @@ def _known(catalog: Catalog) -> list[str]:
     return sorted({*catalog.flags, *catalog.aliases})
 
 
-def _resolve(
-    name: str, catalog: Catalog, depth: int = 0, *, short: bool = False
-) -> tuple[tuple[tuple[str, ArgValue | None], ...], str] | None:
+def _resolve(name: str, catalog: Catalog, depth: int = 0, *, short: bool = False) -> Reading | None:
     if not name:
         return None
     if catalog.knows(name):
@@ -168,9 +168,7 @@ def _prefix_reading(name: str, known: Sequence[str], catalog: Catalog) -> str | 
     return base if all(f.startswith(base) for f in flags) else None
 
 
-def _foreign_reading(
-    name: str, catalog: Catalog, depth: int
-) -> tuple[tuple[tuple[str, ArgValue | None], ...], str] | None:
+def _foreign_reading(name: str, catalog: Catalog, depth: int) -> Reading | None:
     """Another engine's flag (catalog.equivalents), where no SGLang release had that name:
     the SGLang flag that does its job, in the host's spelling (through SGLang's own
     renames when the host lacks it), or nothing when SGLang has none or does it by default."""
