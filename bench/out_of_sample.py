@@ -69,6 +69,7 @@ SETS = (
     "sglang-0.5.23-crossover",
     "sglang-0.5.23-crossover2",
     "sglang-0.5.23-crossover3",
+    "sglang-0.5.23-crossover4",
     "users",
     "users2",
     "users3",
