@@ -16,7 +16,7 @@ import itertools
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .catalog import Catalog, Component, EditSpec, MoveSpec, ValueSpec
@@ -177,6 +177,9 @@ def propose(
         # what is read off the text alone.
         moves.extend(_chosen_value_named(failure_text, flags))
     renamed = rename_move(candidate, catalog, resolved) if _parser_refused(diagnosis.subject) else None
+    refused = _refused_together(diagnosis.subject, candidate)
+    if renamed is not None:
+        renamed = _answering_all(renamed, candidate, refused)
     moves.extend(infer(diagnosis.subject, flags, resolved, source, running=diagnosis.failure.gate.on_gpus))
     moves.extend(extra)
     if not moves and renamed is None:
@@ -185,7 +188,6 @@ def propose(
 
     children: list[tuple[int, Move, Candidate]] = []
     seen: set[str] = {candidate.key}
-    refused = _refused_together(diagnosis.subject, candidate)
     for found in ([renamed] if renamed else []) + moves:
         # A move written for another release's flags (a class's, the log's own advice) is
         # made in the host's; one the host has nothing for is no move.
@@ -226,6 +228,14 @@ def _refused_together(subject: Subject, candidate: Candidate) -> list[str]:
     if unknown is None:
         return []
     return [flag for flag in _TYPED_FLAG.findall(unknown.group(1)) if candidate.has(flag)]
+
+
+def _answering_all(move: Move, candidate: Candidate, refused: Sequence[str]) -> Move:
+    """A rename move that also drops each refused flag it leaves: no reading says what it
+    was, and argparse refuses it, so no child that keeps it parses."""
+    child = apply(candidate, move)
+    left = tuple(Edit(EditOp.DROP, flag) for flag in refused if child.has(flag))
+    return replace(move, edits=move.edits + left) if left else move
 
 
 def _parser_refused(subject: Subject) -> bool:

@@ -30,3 +30,15 @@ def test_words_that_are_no_flag_do_not_filter() -> None:
     message = "sglang serve: error: unrecognized arguments: true"
     _, found = proposed({"trust-remote-code": "true"}, "argparse_error", message)
     assert any(p.child.has("trust-remote-code") for p in found), [p.move.label() for p in found]
+
+
+def test_flags_with_a_reading_are_renamed_in_the_move_that_drops_the_rest() -> None:
+    """Round 25h, written before the change (crossover4 read): one refused flag has a
+    reading (vLLM's --max-num-seqs is --max-running-requests), another has none; the
+    rename move left the second in place, so 25b's rule filtered it out and only the move
+    that drops both was tried, losing the first one's value. The rename move now drops
+    what no reading answers."""
+    message = "sglang serve: error: unrecognized arguments: --max-num-seqs 64 --made-up-switch"
+    _, found = proposed({"max-num-seqs": "64", "made-up-switch": True}, "argparse_error", message)
+    assert found and found[0].child.arg("max-running-requests") == "64", [p.move.label() for p in found]
+    assert not found[0].child.has("made-up-switch")
