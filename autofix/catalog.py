@@ -349,36 +349,27 @@ def load_catalog(directory: Path | None = None, family: str = "sglang") -> Catal
     """Read the strategies/*.yaml of one engine (the installed copy, or the checkout's):
     a vLLM failure is never sorted into an SGLang class, nor moved with SGLang's flags."""
     root = directory or data_path("strategies")
-    texts: dict[str, str] = {}
-    for path in sorted(p for p in root.glob("*.yaml") if family_of(p.name) == family):
-        try:
-            texts[path.name] = path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise CatalogError(f"{path}: cannot read: {exc}") from None
+    texts = {p.name: _read(p) for p in sorted(root.glob("*.yaml")) if family_of(p.name) == family}
     if not texts:
         raise CatalogError(f"{root}: no strategies/*.yaml found")
-    flag_texts: dict[str, str] = {}
-    for path in sorted(p for p in root.glob("*.flags.json") if family_of(p.name) == family):
-        try:
-            flag_texts[path.name] = path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise CatalogError(f"{path}: cannot read: {exc}") from None
+    flag_texts = {p.name: _read(p) for p in sorted(root.glob("*.flags.json")) if family_of(p.name) == family}
     history = FlagHistory()
     for path in sorted(root.glob("*.flag-history.json")):
-        try:
-            history = parse_history(path.name, path.read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise CatalogError(f"{path}: cannot read: {exc}") from None
+        history = parse_history(path.name, _read(path))
     equivalents: dict[str, Equivalent] = {}
     for path in sorted(p for p in root.glob("*.equivalents.json") if family_of(p.name) == family):
-        try:
-            equivalents.update(parse_equivalents(path.name, path.read_text(encoding="utf-8")))
-        except OSError as exc:
-            raise CatalogError(f"{path}: cannot read: {exc}") from None
+        equivalents.update(parse_equivalents(path.name, _read(path)))
     versions = sorted({str(json.loads(t).get("version", "")) for t in flag_texts.values()} - {""})
     table = f"table {versions[-1]}" if versions else ""
     catalog = parse_catalog(texts, flag_texts)
     return replace(catalog, history=history, flags_from=table, equivalents=equivalents)
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise CatalogError(f"{path}: cannot read: {exc}") from None
 
 
 def parse_equivalents(name: str, text: str) -> dict[str, Equivalent]:
@@ -400,7 +391,7 @@ def parse_equivalents(name: str, text: str) -> dict[str, Equivalent]:
             raise CatalogError(f"{name}: engines.{engine}: needs a flags object")
         for spelling, entry in entries.items():
             where = f"{name}: engines.{engine}.flags.{spelling}"
-            found.setdefault(_spelling_key(str(spelling)), []).append(_equivalent(where, str(engine), entry))
+            found.setdefault(normal_form(str(spelling)), []).append(_equivalent(where, str(engine), entry))
     agreed: dict[str, Equivalent] = {}
     for key, readings in found.items():
         if len({(e.flag, json.dumps(e.value)) for e in readings}) == 1:
@@ -408,8 +399,14 @@ def parse_equivalents(name: str, text: str) -> dict[str, Equivalent]:
     return agreed
 
 
-def _spelling_key(spelling: str) -> str:
-    return re.sub(r"-{2,}", "--", spelling.strip().lstrip("-").lower().replace("_", "-"))
+_DASHES = re.compile(r"-{2,}")
+
+
+def normal_form(spelling: str) -> str:
+    """``- -Trust_Remote_Code`` -> ``trust-remote-code``; glued ``a--b`` keeps its ``--``
+    (underscores, case, extra and split dashes are spelling)."""
+    text = "".join(spelling.split()).lstrip("-").lower().replace("_", "-")
+    return _DASHES.sub("--", text).strip("-")
 
 
 def _equivalent(where: str, engine: str, entry: object) -> Equivalent:

@@ -17,14 +17,13 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from .catalog import Catalog
+from .catalog import Catalog, normal_form
 from .model import ArgValue, Candidate, Edit, EditOp, Move, normalize_value
 
 # How close a misspelling must be to a flag's name to be read as that flag: close enough
 # for "speculative-eagle-top-k" -> "speculative-eagle-topk", far enough that a removed flag
 # ("enable-mla") is not read as an unrelated one ("enable-lora").
 CLOSE = 0.85
-_DASHES = re.compile(r"-{2,}")
 # A short option (``-c``, ``-fa``, ``-ngl``): another tool's. argparse never reads one as
 # the abbreviation of a long flag, so no prefix reading applies to it.
 _SHORT_OPTION = re.compile(r"^\s*-[^-\s]")
@@ -57,12 +56,6 @@ class Meaning:
 
 def _shown(value: ArgValue) -> str:
     return " ".join(value) if isinstance(value, tuple) else str(value)
-
-
-def normal_form(spelling: str) -> str:
-    """``- -Trust_Remote_Code`` -> ``trust-remote-code``; glued ``a--b`` keeps its ``--``."""
-    text = "".join(spelling.split()).lstrip("-").lower().replace("_", "-")
-    return _DASHES.sub("--", text).strip("-")
 
 
 def unknown_flags(candidate: Candidate, catalog: Catalog) -> list[str]:
