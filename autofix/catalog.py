@@ -180,13 +180,13 @@ class FlagHistory:
     replacements: Mapping[str, Replacement] = field(default_factory=dict)
     releases: tuple[str, ...] = ()
 
-    def alive_in(self, index: int) -> list[str]:
-        """The flags the parser of the release at ``index`` had."""
+    def alive_in(self, index: int, prefix: str = "") -> list[str]:
+        """The flags (beginning with ``prefix``) the parser of the release at ``index`` had."""
         at = {release: i for i, release in enumerate(self.releases)}
         return [
             flag
             for flag, (first, last) in self.seen.items()
-            if at.get(first, len(self.releases)) <= index <= at.get(last, -1)
+            if flag.startswith(prefix) and at.get(first, len(self.releases)) <= index <= at.get(last, -1)
         ]
 
     def first_seen(self, flag: str) -> int:

@@ -94,10 +94,7 @@ def _resolve(name: str, catalog: Catalog, depth: int = 0, *, short: bool = False
         return ((catalog.canonical(later), None),), "the name the host's release has for it"
     replacement = catalog.history.replacements.get(name)
     if replacement is not None and depth < 5:
-        target = _resolve(replacement.flag, catalog, depth + 1) if not catalog.knows(replacement.flag) else None
-        new = (
-            replacement.flag if catalog.knows(replacement.flag) else (target[0][0][0] if target and target[0] else None)
-        )
+        new = _host_spelling(replacement.flag, catalog, depth)
         if new is not None:
             value: ArgValue | None = None
             if replacement.value is not None:
@@ -152,7 +149,7 @@ def _prefix_reading(name: str, known: Sequence[str], catalog: Catalog) -> str | 
         best = min(prefixed, key=lambda k: (history.first_seen(catalog.canonical(k)), len(k)))
         return catalog.canonical(best)
     for index in range(len(history.releases) - 1, -1, -1):
-        alive = [f for f in history.alive_in(index) if f.startswith(name)]
+        alive = history.alive_in(index, prefix=name)
         if len(alive) == 1 and catalog.knows(alive[0]):
             return catalog.canonical(alive[0])
     # Names that nest (disable-cuda-graph, disable-cuda-graph-padding): the others are
@@ -171,14 +168,20 @@ def _foreign_reading(name: str, catalog: Catalog, depth: int) -> Reading | None:
     engines = " and ".join(found.engines)
     if found.flag is None:
         return (), f"a {engines} flag; {found.why}"
-    target: str | None = found.flag
-    if not catalog.knows(found.flag):
-        through = _resolve(found.flag, catalog, depth + 1) if depth < 5 else None
-        target = through[0][0][0] if through and through[0] else None
+    target = _host_spelling(found.flag, catalog, depth)
     if target is None:
         return None
     value = None if found.value is None else _valid_choice(target, str(found.value), catalog)
     return ((catalog.canonical(target), value),), f"a {engines} flag; {found.why}"
+
+
+def _host_spelling(flag: str, catalog: Catalog, depth: int) -> str | None:
+    """``flag`` as the host's parser has it: itself, else what SGLang's renames make of it
+    (a replacement or a foreign reading that names a flag of another release)."""
+    if catalog.knows(flag):
+        return flag
+    through = _resolve(flag, catalog, depth + 1) if depth < 5 else None
+    return through[0][0][0] if through and through[0] else None
 
 
 def _silent_successor(name: str, catalog: Catalog) -> str | None:
