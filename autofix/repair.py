@@ -224,7 +224,13 @@ def _flag_views(flags: Flags) -> dict[str, tuple[str, object | None, tuple[objec
 def _refused_together(subject: Subject, candidate: Candidate) -> list[str]:
     """The candidate's flags argparse named as unrecognized, as typed. argparse names all
     of them in one line, so a child that keeps any of them fails the same way again."""
-    unknown = _UNRECOGNIZED.search(f"{subject.message or ''}\n{argparse_line(subject)}")
+    return _unrecognized_flags(_parser_text(subject), candidate)
+
+
+def _unrecognized_flags(text: str, candidate: Candidate) -> list[str]:
+    """The candidate's flags an "unrecognized arguments" line names, as the user typed
+    them (underscores and capitals too)."""
+    unknown = _UNRECOGNIZED.search(text)
     if unknown is None:
         return []
     return [flag for flag in _TYPED_FLAG.findall(unknown.group(1)) if candidate.has(flag)]
@@ -240,7 +246,7 @@ def _answering_all(move: Move, candidate: Candidate, refused: Sequence[str]) -> 
 
 def _parser_refused(subject: Subject) -> bool:
     """The target's argument parser refused the argv (argparse's own error)."""
-    text = f"{subject.message or ''}\n{argparse_line(subject)}"
+    text = _parser_text(subject)
     return subject.exception in ("argparse_error", "SystemExit") or any(
         w in text for w in ("unrecognized arguments", "ambiguous option", "error: argument")
     )
@@ -505,7 +511,7 @@ def offline_moves(diagnosis: Diagnosis, catalog: Catalog, source: str | None = N
         proposed = [p.move for p in propose(known, diagnosis, catalog, source=source)]
         if proposed:
             return proposed
-    text = _offline_text(diagnosis.subject)
+    text = _parser_text(diagnosis.subject)
     shown = {f: v for f, v in shown_values(text).items() if catalog.knows(f)}
     for switch in exclusive_switches(text, catalog):
         shown.setdefault(switch, True)
@@ -513,7 +519,7 @@ def offline_moves(diagnosis: Diagnosis, catalog: Catalog, source: str | None = N
     moves: list[Move] = []
     if _parser_refused(diagnosis.subject):
         # The flags argparse refused, as typed: renamed as the search would rename them.
-        typed = refused_flags(f"{diagnosis.subject.message or ''}\n{argparse_line(diagnosis.subject)}")
+        typed = refused_flags(text)
         renamed = rename_move(Candidate.build(typed), catalog, offline=True) if typed else None
         if renamed is not None:
             moves.append(renamed)
@@ -586,7 +592,8 @@ def _shown(text: str) -> ArgValue:
     return text.strip("'\"")
 
 
-def _offline_text(subject: Subject) -> str:
+def _parser_text(subject: Subject) -> str:
+    """A failure's message with the argparse error line its output holds."""
     return f"{subject.message or ''}\n{argparse_line(subject)}"
 
 
@@ -762,8 +769,9 @@ def infer(
     moves.extend(json_moves(subject, flags.candidate.args))  # JSON-valued flags: mend, rekey
     moves.extend(_sizes_with_units(subject, flags))
     moves.extend(_numbers_refused(message, flags))
-    moves.extend(_from_argparse(f"{message}\n{argparse_line(subject)}", flags))
-    moves.extend(_switch_given_value(f"{message}\n{argparse_line(subject)}", flags))
+    parser_text = _parser_text(subject)
+    moves.extend(_from_argparse(parser_text, flags))
+    moves.extend(_switch_given_value(parser_text, flags))
     moves.extend(got_refused(message, flags))  # a value changed before a flag is dropped
     moves.extend(_from_message(message, flags))
     moves.extend(_list_members(message, flags))
@@ -878,9 +886,7 @@ def _from_argparse(message: str, flags: Flags) -> list[Move]:
             out.append(_inferred([Edit(EditOp.SET, flags.target(flag), best)], "argparse"))
     unknown = _UNRECOGNIZED.search(message)
     if unknown:
-        # (a flag as the user typed it: underscores and capitals too)
-        named = _TYPED_FLAG.findall(unknown.group(1))
-        drops = [Edit(EditOp.DROP, f) for f in named if flags.candidate.has(f)]
+        drops = [Edit(EditOp.DROP, f) for f in _unrecognized_flags(message, flags.candidate)]
         if drops:
             out.append(_inferred(drops, "argparse"))
         out.extend(_extra_values(unknown.group(1), flags))
