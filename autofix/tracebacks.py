@@ -626,9 +626,10 @@ _NO_EVIDENCE = re.compile(
     r"otherwise it will be closed|\bdiscussions?/new)"
 )
 # An issue's title as pasted: a markdown heading, or a line that opens with its tag.
-_TITLE = re.compile(r"(?i)\s*(?:#{1,6}\s|\[(?:bug|feature|question|rfc|help|issue)\]\s*:?)")
+_TITLE_TAG = r"\[(?:bug|feature|question|rfc|help|issue)\]\s*:?"
+_TITLE = re.compile(rf"(?i)\s*(?:#{{1,6}}\s|{_TITLE_TAG})")
 # The issue's own title (one '#', or a bracketed tag), not a template's section heading.
-_ISSUE_TITLE = re.compile(r"(?i)\s*(?:#\s|\[(?:bug|feature|question|rfc|help|issue)\]\s*:?)")
+_ISSUE_TITLE = re.compile(rf"(?i)\s*(?:#\s|{_TITLE_TAG})")
 # The weakest failure words (_EVIDENCE's last weight), read only when nothing states more.
 _WEAK_EVIDENCE = re.compile(r"(?i)\binvalid\b|not supported|unsupported|\bunable\b|\bcannot\b|can't|mismatch")
 _NAMED_ERROR = re.compile(r"\b[A-Za-z_]\w*(?:Error|Exception)\b:")

@@ -11,11 +11,7 @@ These tests use their own flags and values."""
 
 from __future__ import annotations
 
-from autofix.catalog import load_catalog
-
-from .proposing import proposed
-
-BARE = load_catalog().without_classes()
+from .proposing import BARE, proposed
 
 
 def test_an_unknown_flag_with_underscores_is_dropped_when_nothing_maps_it() -> None:
