@@ -1,0 +1,142 @@
+"""Issue 14 round 26, written before the change: the failure is told in the program's own
+words where a paste holds them, and in the user's only where it does not.
+
+* An issue title that quotes an exception with its message ("# [Bug] KeyError: 'x' ...")
+  states the error; a backticked exception name alone in the prose below only names its kind.
+* A line the program printed ("Fatal Python error: Segmentation fault") beats a sentence
+  that quotes the same failure ("... reports the error "Segmentation fault"").
+* A bare ``AssertionError`` is stated by the assert statement its failing frame shows.
+* A CUDA kernel's assertion ("block: [..], thread: [..] Assertion `c` failed.") is the root
+  of the "device-side assert triggered" error that reports it, even when the traceback of
+  the report follows and the kernel's file name was printed on the line before.
+* A logged line beats a sentence of the user's that states as much failure.
+
+These tests use their own pastes."""
+
+from __future__ import annotations
+
+from .proposing import subject_of
+
+_TEMPLATE = "### Checklist\n- [x] 1. I have searched related issues.\n### Describe the bug\n"
+
+
+def test_a_title_quoting_an_exception_and_its_message_states_the_error() -> None:
+    paste = (
+        "# [Bug] AttributeError: 'FusedMoE' object has no attribute 'w13_scale' with the draft model\n\n"
+        + _TEMPLATE
+        + "Since the new loader landed, the weight mapper causes an `AttributeError` crash while loading\n"
+        "the draft model on every host we tried.\n"
+    )
+    assert "'FusedMoE' object has no attribute 'w13_scale'" in subject_of(paste)
+
+
+def test_a_title_without_an_exception_leaves_the_prose_quote_alone() -> None:
+    paste = (
+        "# [Bug] server dies after a few requests\n\n"
+        + _TEMPLATE
+        + 'After a few requests it fails with "Failed to allocate the workspace of 1.5 GB" and exits.\n'
+    )
+    assert "Failed to allocate the workspace of 1.5 GB" in subject_of(paste)
+
+
+def test_the_printed_line_beats_a_sentence_quoting_the_same_failure() -> None:
+    paste = (
+        "# [Bug] services unavailable after scaling the store down\n\n"
+        + _TEMPLATE
+        + 'After removing a replica, the server cannot serve requests and reports the error "Segmentation fault".\n'
+        "The log:\n```\n"
+        '[2026-03-01 10:00:00] INFO:     10.0.0.2:4000 - "GET /metrics HTTP/1.1" 200 OK\n'
+        "Fatal Python error: Segmentation fault\n\n"
+        "Thread 0x00007f0000000000 (most recent call first):\n"
+        '  File "/opt/sglang/srt/managers/scheduler.py", line 2207 in watchdog_thread\n'
+        "```\n"
+    )
+    assert "Fatal Python error: Segmentation fault" in subject_of(paste)
+
+
+def test_a_bare_assertion_is_stated_by_its_assert_statement() -> None:
+    paste = (
+        "[2026-03-02 11:00:00 TP0] Scheduler hit an exception: Traceback (most recent call last):\n"
+        '  File "/opt/sglang/srt/managers/scheduler.py", line 3001, in run_scheduler_process\n'
+        "    scheduler.event_loop_normal()\n"
+        '  File "/opt/sglang/srt/mem_cache/radix_cache.py", line 412, in load_back\n'
+        "    assert node.host_value is not None or node.value is not None\n"
+        "           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+        "AssertionError\n"
+    )
+    subject = subject_of(paste)
+    assert subject.startswith("AssertionError: ")
+    assert "assert node.host_value is not None or node.value is not None" in subject
+
+
+def test_an_assertion_with_a_message_keeps_its_message() -> None:
+    paste = (
+        "Traceback (most recent call last):\n"
+        '  File "/opt/sglang/srt/server_args.py", line 900, in check\n'
+        '    assert self.page_size > 0, "page size must be positive"\n'
+        "AssertionError: page size must be positive\n"
+    )
+    assert subject_of(paste) == "AssertionError: page size must be positive"
+
+
+def test_an_assertion_whose_frame_shows_no_assert_statement_says_nothing_more() -> None:
+    paste = (
+        "Traceback (most recent call last):\n"
+        '  File "/opt/sglang/srt/layers/sampler.py", line 120, in forward\n'
+        "    self._check(probs)\n"
+        "AssertionError\n"
+    )
+    assert subject_of(paste) == "AssertionError: "
+
+
+_KERNEL_FILE = "/pytorch/aten/src/ATen/native/cuda/TensorCompare.cu:112: _assert_async_cuda_kernel: "
+
+
+def test_a_kernel_assertion_wrapped_onto_its_own_line_is_the_root_of_the_device_side_assert() -> None:
+    paste = (
+        "```\n"
+        "torch.AcceleratorError: CUDA error: device-side assert triggered\n"
+        "Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.\n\n"
+        f"{_KERNEL_FILE}\n"
+        "block: [0,0,0], thread: [0,0,0] Assertion `probability tensor contains either `inf`, `nan` or element < 0` "
+        "failed.\n\n"
+        "Traceback (most recent call last):\n"
+        '  File "/opt/sglang/srt/layers/sampler.py", line 180, in forward\n'
+        "    batch_next_token_ids = torch.multinomial(probs, num_samples=1)\n"
+        "torch.AcceleratorError: CUDA error: device-side assert triggered\n"
+        "```\n"
+    )
+    assert "probability tensor contains either" in subject_of(paste)
+
+
+def test_a_kernel_assertion_on_one_line_beats_the_traceback_that_reports_it() -> None:
+    paste = (
+        "/opt/src/Indexing.cu:1500: indexSelectSmallIndex: block: [3,0,0], thread: [64,0,0] "
+        "Assertion `srcIndex < srcSelectDimSize` failed.\n"
+        "Traceback (most recent call last):\n"
+        '  File "/opt/sglang/srt/layers/vocab_parallel_embedding.py", line 480, in forward\n'
+        "    output = F.embedding(masked_input.long(), self.weight)\n"
+        "RuntimeError: CUDA error: device-side assert triggered\n"
+    )
+    assert "srcIndex < srcSelectDimSize" in subject_of(paste)
+
+
+def test_a_device_side_assert_without_the_kernel_line_stays_the_subject() -> None:
+    paste = (
+        "Traceback (most recent call last):\n"
+        '  File "/opt/sglang/srt/layers/sampler.py", line 180, in forward\n'
+        "    batch_next_token_ids = torch.multinomial(probs, num_samples=1)\n"
+        "RuntimeError: CUDA error: device-side assert triggered\n"
+    )
+    assert subject_of(paste) == "RuntimeError: CUDA error: device-side assert triggered"
+
+
+def test_a_logged_line_beats_a_sentence_stating_as_much() -> None:
+    paste = (
+        "# [Bug] Error when waking the engine up\n\n"
+        + _TEMPLATE
+        + "When the trainer calls `resume_memory_occupation`, the out of memory error occurs:\n\n"
+        "(EngineServer pid=2501) [memory_saver.cpp] CUresult error: 2 (out of memory)  file=utils.h line=194\n"
+        "(Trainer pid=2097) WARNING:2026-03-03 16:00:45,396:Async request to resume timed out (attempt 1)\n"
+    )
+    assert "CUresult error: 2 (out of memory)" in subject_of(paste)
