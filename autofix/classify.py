@@ -123,14 +123,21 @@ def engine_of(journal: Journal) -> str:
     return "vllm" if counts["vllm"] > counts["sglang"] else "sglang"
 
 
+# Exceptions that only report a failure line printed before them: the line is the root.
+_REPORTS_LINE = ((re.compile(r"device-side assert triggered"), "device_assert"),)
+
+
 def choose_subject(journal: Journal, package: str = "sglang") -> Subject | None:
     root = journal.root_cause()
+    reported = _reported_line(journal, root)
+    if reported is not None:
+        return Subject(reported.kind, reported.line, None, signal=reported)
     if root is not None and root.exc_type not in _NOISE_TYPES and not root.is_wrapper:
-        return Subject(root.exc_type, root.message, target_frame(root, package), traceback=root)
+        return _exception_subject(root, package)
     # A wrapper that says how a rank died (exit code -9: the OOM killer) still beats a
     # bare failure line; a wrapper saying only "a child failed" does not.
     if root is not None and root.is_wrapper and "exit code" in root.message:
-        return Subject(root.exc_type, root.message, target_frame(root, package), traceback=root)
+        return _exception_subject(root, package)
     for kind in _SIGNAL_STRENGTH:
         signal = _telling_signal(journal, kind)
         if signal is not None and kind == "quoted_error":
@@ -141,7 +148,31 @@ def choose_subject(journal: Journal, package: str = "sglang") -> Subject | None:
         if signal is not None:
             return Subject(kind, signal.line, None, signal=signal)
     if root is not None:
-        return Subject(root.exc_type, root.message, target_frame(root, package), traceback=root)
+        return _exception_subject(root, package)
+    return None
+
+
+def _exception_subject(root: Traceback, package: str) -> Subject:
+    return Subject(root.exc_type, _stated_message(root), target_frame(root, package), traceback=root)
+
+
+def _stated_message(tb: Traceback) -> str:
+    """The exception's message; a bare ``AssertionError`` is stated by the assert statement
+    its failing frame shows (what an operator reads above the exception line)."""
+    frame = tb.innermost
+    if tb.message.strip() or not tb.exc_type.endswith("AssertionError") or frame is None:
+        return tb.message
+    source = frame.source.strip()
+    return source if source.startswith("assert ") else tb.message
+
+
+def _reported_line(journal: Journal, root: Traceback | None) -> Signal | None:
+    """The failure line the root exception only reports, when the journal holds it."""
+    if root is None:
+        return None
+    for says, kind in _REPORTS_LINE:
+        if says.search(root.message[:MATCH_LINE]):
+            return journal.first_signal(kind)
     return None
 
 
@@ -172,7 +203,9 @@ _FAILURE_WORDS = re.compile(r"(?i)timeout|timed out|error|fail|exception|abort|r
 
 
 def _telling_signal(journal: Journal, kind: str) -> Signal | None:
-    first = journal.first_signal(kind)
+    # The line the program printed, before a sentence that quotes the same failure.
+    printed = (s for s in journal.signals if s.kind == kind and not s.quoted)
+    first = next(printed, None) or journal.first_signal(kind)
     if first is None or kind not in _LEVEL_KINDS or _FAILURE_WORDS.search(_detail(first.line)):
         return first
     telling = (s for s in journal.signals if s.kind == kind and _FAILURE_WORDS.search(_detail(s.line)))

@@ -168,8 +168,9 @@ _SIGNALS: tuple[tuple[str, re.Pattern[str]], ...] = (
     # (a literal start: a character class first would be tried at every position of a line)
     ("sglang_watchdog", re.compile(r"atchdog timeout \(self\.watchdog_timeout=")),
     # A CUDA kernel's own assertion ("Indexing.cu:1500: ...: Assertion `i < n` failed."): the
-    # "device-side assert triggered" CUDA error that follows it only reports it.
-    ("device_assert", re.compile(r"\.cu:\d+: .*Assertion `.+` failed")),
+    # "device-side assert triggered" CUDA error that follows it only reports it. Its file and
+    # kernel may be printed (or wrapped) onto the line before "block: [..], thread: [..]".
+    ("device_assert", re.compile(r"(?:\.cu:\d+: .*|block: \[[\d,]+\], thread: \[[\d,]+\] )Assertion `.+` failed")),
     # flashinfer prints "CUDA Error:" with a capital E; kernels built with a CHECK macro
     # (FlashMLA, cutlass) "CUDA error (file.cu:93): ...".
     ("cuda_error", re.compile(r"CUDA [Ee]rror(?: \([^)\n]{1,300}\))?: (?P<detail>.+)")),
@@ -301,6 +302,9 @@ class Signal:
     stream: str = ""
     rank: str = ""
     order: int = 0
+    # The failure stands in quotes in the line: a sentence that quotes it, not the line the
+    # program printed.
+    quoted: bool = False
 
 
 @dataclass(frozen=True)
@@ -509,6 +513,11 @@ _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012
 # What a line's prefix ends in (SGLang's and kubectl's "]", compose's "|", the journal's
 # ":", Ray's ")", docker's "Z", a quote's ">", JSON's quote).
 _PREFIX_ENDS = frozenset(']|:)Z>"\n')
+_QUOTES = frozenset("\"'`\u201c")
+# An issue title's tag before an exception name ("# [Bug] KeyError: ..."): the title quotes
+# the error, its "]" is no log prefix.
+_TITLE_TAG = r"\[(?:bug|feature|question|rfc|help|issue)\]\s*:?"
+_TITLE_TAG_PREFIX = re.compile(rf"(?i)\s*(?:#{{1,6}}\s+)?{_TITLE_TAG}\s*")
 
 
 def _name_before(text: str, needle: int) -> int:
@@ -548,6 +557,11 @@ def _starts_line(text: str, start: int) -> bool:
     if before == " " and start > 1:
         before = text[start - 2]
     return before in _PREFIX_ENDS or (before == "n" and text[start - 2 : start - 1] == "\\")
+
+
+def _after_title_tag(text: str, start: int) -> bool:
+    """Whether the name at ``start`` follows only an issue title's tag on its line."""
+    return _TITLE_TAG_PREFIX.fullmatch(text, text.rfind("\n", 0, start) + 1, start) is not None
 
 
 def _quoted(text: str, start: int, needle: int) -> tuple[str, str] | None:
@@ -626,7 +640,6 @@ _NO_EVIDENCE = re.compile(
     r"otherwise it will be closed|\bdiscussions?/new)"
 )
 # An issue's title as pasted: a markdown heading, or a line that opens with its tag.
-_TITLE_TAG = r"\[(?:bug|feature|question|rfc|help|issue)\]\s*:?"
 _TITLE = re.compile(rf"(?i)\s*(?:#{{1,6}}\s|{_TITLE_TAG})")
 # The issue's own title (one '#', or a bracketed tag), not a template's section heading.
 _ISSUE_TITLE = re.compile(rf"(?i)\s*(?:#\s|{_TITLE_TAG})")
@@ -639,8 +652,10 @@ _LOGGED = re.compile(
     r"|(?:ERROR|CRITICAL|FATAL)\b|[A-Za-z_.]*(?:Error|Exception)\b[:(])"
 )
 # A logged line that says a failure happened elsewhere, not what it was: a traceback follows,
-# or the launcher saw a child die.
-_ANNOUNCES = re.compile(r"Traceback \(most recent call last\)|SIGQUIT received|means one child (?:process )?failed")
+# or the launcher saw a child die. (A paste may cut the traceback's header at the line's end.)
+_ANNOUNCES = re.compile(
+    r"Traceback \((?:most recent call last\)|[a-z ]*$)|SIGQUIT received|means one child (?:process )?failed"
+)
 EVIDENCE_LINE = 2000  # characters of a line read for evidence
 MIN_EVIDENCE = 2
 
@@ -729,7 +744,7 @@ class JournalParser:
                 return text.rfind("\n", 0, needle) + 1
             start = _name_before(text, needle)
             if start >= 0:
-                if _starts_line(text, start):
+                if _starts_line(text, start) and not _after_title_tag(text, start):
                     return start
                 if self._quoting:
                     quoted = _quoted(text, start, needle)
@@ -903,17 +918,17 @@ class JournalParser:
 
     def _likeliest_line(self) -> str:
         """The line of the journal's last LOOKBACK_LINES that states the most failure, the
-        first of equals (nearer the cause); "" when none states enough. An issue's title
-        gives way to a line the program logged that states as much: the title sums up what
-        the user saw, the log under it says what failed (prose does not outrank a title).
-        When nothing states enough, a logged line that states some failure, else the title
-        whatever its words ("X is not installed"), else a line that only announces a
-        failure elsewhere. Read only when nothing else was found: a paste is short, a long
-        journal has its failure lines."""
+        first of equals (nearer the cause); "" when none states enough. An issue's title or
+        a user's sentence gives way to a line the program logged that states as much: they
+        sum up what the user saw, the log says what failed (unless they quote the exception
+        by its name, which is the error itself). When nothing states enough, a logged line
+        that states some failure, else the title whatever its words ("X is not installed"),
+        else a line that only announces a failure elsewhere. Read only when nothing else
+        was found: a paste is short, a long journal has its failure lines."""
         best: tuple[int, int] = (0, 0)
         best_logged: tuple[int, int] = (0, 0)
         found = logged = title = announced = ""
-        titled = False
+        yields = False
         for number, line in enumerate(self._recent):
             head = line[:EVIDENCE_LINE]
             if not title and _ISSUE_TITLE.match(head):
@@ -929,11 +944,11 @@ class JournalParser:
             if evidence < MIN_EVIDENCE or (announces and title):
                 continue
             if (evidence, -number) > best:
-                # (a title that quotes the exception is the error itself)
-                titled = bool(_TITLE.match(head)) and not _NAMED_ERROR.search(head)
+                # (a title or a sentence that quotes the exception is the error itself)
+                yields = not _NAMED_ERROR.search(head)
                 best, found = (evidence, -number), _as_stated(head)
         if found:
-            return logged if logged and titled and best_logged[0] >= best[0] else found
+            return logged if logged and yields and best_logged[0] >= best[0] else found
         return logged or title or announced
 
     # per line --------------------------------------------------------------------------
@@ -1364,7 +1379,10 @@ class JournalParser:
             found = pattern.search(body)
             if found is not None and (kind != "compile_error" or _names_source_file(body, found.start())):
                 self._order += 1
-                self._signals.append(Signal(kind, body.strip()[:2000], rank=stream.rank, order=self._order))
+                quoted = body[found.start() - 1 : found.start()] in _QUOTES
+                self._signals.append(
+                    Signal(kind, body.strip()[:2000], rank=stream.rank, order=self._order, quoted=quoted)
+                )
                 return
 
 
