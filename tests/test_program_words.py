@@ -140,3 +140,56 @@ def test_a_logged_line_beats_a_sentence_stating_as_much() -> None:
         "(Trainer pid=2097) WARNING:2026-03-03 16:00:45,396:Async request to resume timed out (attempt 1)\n"
     )
     assert "CUresult error: 2 (out of memory)" in subject_of(paste)
+
+
+# Round 26b, written before its change: a native library's tagged line ("[saver.cpp] ...") is
+# a line the program printed; a line that says a child process failed only announces that
+# something failed elsewhere; an error code's name states its failure with underscores
+# (CUDA_ERROR_OUT_OF_MEMORY); a user's quote of an explanation gives way to a printed
+# failure line; a backticked "X failed: detail" quotes an error whatever word leads to it.
+
+
+def test_a_line_saying_a_child_failed_gives_way_to_the_childs_error() -> None:
+    paste = (
+        "# CUresult error result=1 in the resume path\n\n"
+        "```\n"
+        "[memory_saver.cpp] CUresult error  result=1 file=csrc/memory_saver.cpp func=resume line=214\n"
+        "[memory_saver.cpp] CUresult error  result=1 file=csrc/memory_saver.cpp func=resume line=214\n"
+        "Child process unexpectedly failed with an exit code 256. pid=97721\n"
+        "Child process unexpectedly failed with an exit code 256. pid=97719\n"
+        "```\n"
+    )
+    assert "result=1 file=csrc/memory_saver.cpp func=resume" in subject_of(paste)
+
+
+def test_an_error_code_name_states_its_failure() -> None:
+    paste = (
+        "# OOM when waking the KV cache up\n\n"
+        "[memory_saver.cpp] cuMemCreate CUDA_ERROR_OUT_OF_MEMORY (the allocator may free its cache and retry)\n"
+        "[memory_saver.cpp] cudaError error: 2 (out of memory)  file=csrc/core.cpp func=resume line=172\n\n"
+        "When resuming the KV cache it runs into OOM even with free memory left.\n"
+    )
+    assert "cuMemCreate CUDA_ERROR_OUT_OF_MEMORY" in subject_of(paste)
+
+
+def test_a_printed_failure_line_beats_a_quoted_explanation() -> None:
+    paste = (
+        "# [memory_saver.cpp] CUresult error result=2 in cu_mem_create\n\n"
+        "Question: someone reported this error:\n\n"
+        "```\n"
+        "[memory_saver.cpp] CUresult error  result=2 file=csrc/memory_saver.cpp func=cu_mem_create line=103 (5)\n"
+        "```\n\n"
+        'Answer: result 2 means out of memory, "The API call failed because it was unable to allocate enough'
+        ' memory to perform the requested operation."\n'
+    )
+    assert "result=2 file=csrc/memory_saver.cpp func=cu_mem_create" in subject_of(paste)
+
+
+def test_a_backticked_failure_with_its_detail_is_a_quoted_error() -> None:
+    paste = (
+        "# fix a draft graph capture failure\n\n"
+        "## Motivation\n\n"
+        "fix `Capture cuda graph failed: mat1 and mat2 must have the same dtype, but got Float and Half`\n\n"
+        "We should pass `--dtype` when the target and the draft model use different dtypes.\n"
+    )
+    assert "mat1 and mat2 must have the same dtype" in subject_of(paste)
