@@ -147,7 +147,10 @@ _QUOTED_THEN_ERROR = re.compile(
 _ASSERTED = re.compile(r"`(?P<quote>[^`\n]{1,300}?(?:<=|>=|==|!=| < | > )[^`\n]{1,300}?)`")
 _ASSERT_WORD = re.compile(r"(?i)\bassert(?:s|ed|ion)?\b")
 # A message in backticks that says itself that something is wrong ("`... this should not happen`").
-_SELF_SAYS = re.compile(r"`(?P<quote>[^`\n]{0,400}?(?i:should (?:not|never) happen|unexpected|mismatch)[^`\n]{0,200})`")
+# A message in backticks that states a failure with its detail ("`Capture cuda graph failed: x`").
+_SELF_SAYS = re.compile(
+    r"`(?P<quote>[^`\n]{0,400}?(?i:should (?:not|never) happen|unexpected|mismatch|failed: |error: )[^`\n]{0,200})`"
+)
 _CHAIN_CONTEXT = "During handling of the above exception, another exception occurred:"
 _CHAIN_CAUSE = "The above exception was the direct cause of the following exception:"
 
@@ -647,15 +650,26 @@ _ISSUE_TITLE = re.compile(rf"(?i)\s*(?:#\s|{_TITLE_TAG})")
 _WEAK_EVIDENCE = re.compile(r"(?i)\binvalid\b|not supported|unsupported|\bunable\b|\bcannot\b|can't|mismatch")
 _NAMED_ERROR = re.compile(r"\b[A-Za-z_]\w*(?:Error|Exception)\b:")
 # A line a program logged: a timestamp, a glog or rank prefix, a level word, an exception.
+# (A native library tags its lines with its source file: "[memory_saver.cpp] ...".)
 _LOGGED = re.compile(
     r"\s*(?:\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d|[EWFI]\d{4} \d\d:\d\d:\d\d|\[rank\d+\]|\[TP\d+|\(\w+ pid=\d+\)"
-    r"|(?:ERROR|CRITICAL|FATAL)\b|[A-Za-z_.]*(?:Error|Exception)\b[:(])"
+    r"|(?:ERROR|CRITICAL|FATAL)\b|[A-Za-z_.]*(?:Error|Exception)\b[:(]|\[[\w.-]+\.(?:cpp|cc|cu|cuh|c|h|hpp|py)\])"
 )
 # A logged line that says a failure happened elsewhere, not what it was: a traceback follows,
 # or the launcher saw a child die. (A paste may cut the traceback's header at the line's end.)
 _ANNOUNCES = re.compile(
     r"Traceback \((?:most recent call last\)|[a-z ]*$)|SIGQUIT received|means one child (?:process )?failed"
+    r"|[Cc]hild process(?:es)?\b[^\n]{0,40}?\b(?:failed|died|exited)"
 )
+# An error code's name joins its words with underscores (CUDA_ERROR_OUT_OF_MEMORY); a
+# setting's name (TORCH_NCCL_HEARTBEAT_TIMEOUT_SEC) states no failure.
+_ERROR_CONSTANT = re.compile(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_(?:ERROR|FAILED|FAILURE|FAULT)(?:_[A-Z0-9]+)*\b")
+# A label a paste puts above what it shows ("Error:", "Log output:"): it states nothing.
+_LABEL_ONLY = re.compile(r"[\s#>*`-]*[\w .()-]{0,24}:[\s`]*")
+# A level word that opens a logged line is its prefix, not what it says.
+_LEVEL_WORD = re.compile(r"\s*(?:ERROR|CRITICAL|FATAL)\b")
+# Where a logged line's prefix (a timestamp and level, a rank, a source tag) ends.
+LOG_PREFIX = 120
 EVIDENCE_LINE = 2000  # characters of a line read for evidence
 MIN_EVIDENCE = 2
 
@@ -663,15 +677,36 @@ MIN_EVIDENCE = 2
 def failure_evidence(line: str) -> int:
     """How much failure ``line`` states (0: none; see _EVIDENCE)."""
     text = line[:EVIDENCE_LINE]
-    if _NO_EVIDENCE.search(text):
+    if _NO_EVIDENCE.search(text) or _LABEL_ONLY.fullmatch(text):
         return 0
+    if "_" in text:
+        text = _ERROR_CONSTANT.sub(lambda code: code.group().replace("_", " "), text)
     return sum(weight for weight, pattern in _EVIDENCE if pattern.search(text))
+
+
+def _logged_message(line: str) -> str:
+    """What a logged line says, without its prefix ending in "] " (a timestamp and level,
+    a rank, a native library's source tag) or its level word."""
+    cut = line.find("] ", 0, LOG_PREFIX)
+    if cut >= 0:
+        return line[cut + 2 :]
+    level = _LEVEL_WORD.match(line)
+    return line[level.end() :] if level is not None else line
 
 
 def _as_stated(line: str) -> str:
     """The line without the marks a paste puts around it (a heading's #, a quote's >, a
     list's dash, code backticks)."""
     return line[:EVIDENCE_LINE].strip().lstrip("#>*- \t").strip().strip("`").strip()
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """What a paste's lines state when no pattern reads them: the likeliest failure line,
+    and whether a line the program printed states a failure."""
+
+    line: str
+    printed: bool
 
 
 class JournalParser:
@@ -903,20 +938,22 @@ class JournalParser:
         for key in list(self._open_keys):
             self._finish(key, self._streams[key], truncated=True)
         ordered = sorted(self._tracebacks, key=lambda tb: tb.order)
+        reading = None if self._explained or self._signals or self._quoted else self._read_lines()
         return Journal(
             tracebacks=tuple(ordered),
-            # Prose naming an exception says something only when no traceback does.
-            signals=tuple(self._signals) + (() if self._explained else (*self._quoted, *self._prose_errors())),
+            # Prose naming an exception says something only when no traceback does, and an
+            # error a user quotes only when no line the program printed states a failure.
+            signals=tuple(self._signals) + (() if self._explained else (*self._quoted, *self._prose_errors(reading))),
             lines=self._lines,
             bytes=self._bytes,
             tail=tuple(list(self._recent)[-40:]),
             dropped_tracebacks=self._dropped,
             cut_lines=self._cut_lines,
             command=self._command,
-            likely_error="" if self._explained or self._signals or self._quoted else self._likeliest_line(),
+            likely_error=reading.line if reading is not None else "",
         )
 
-    def _likeliest_line(self) -> str:
+    def _read_lines(self) -> _Reading:
         """The line of the journal's last LOOKBACK_LINES that states the most failure, the
         first of equals (nearer the cause); "" when none states enough. An issue's title or
         a user's sentence gives way to a line the program logged that states as much: they
@@ -939,24 +976,28 @@ class JournalParser:
             announces = _ANNOUNCES.search(head) is not None
             if announces and not announced and evidence:
                 announced = _as_stated(head)
-            if _LOGGED.match(head) and not announces and (evidence, -number) > best_logged:
-                best_logged, logged = (evidence, -number), _as_stated(head)
+            if _LOGGED.match(head) and not announces:
+                said = (failure_evidence(_logged_message(head)), -number)
+                if said > best_logged:
+                    best_logged, logged = said, _as_stated(head)
             if evidence < MIN_EVIDENCE or (announces and title):
                 continue
             if (evidence, -number) > best:
                 # (a title or a sentence that quotes the exception is the error itself)
                 yields = not _NAMED_ERROR.search(head)
                 best, found = (evidence, -number), _as_stated(head)
+        printed = best_logged[0] >= MIN_EVIDENCE
         if found:
-            return logged if logged and yields and best_logged[0] >= best[0] else found
-        return logged or title or announced
+            return _Reading(logged if logged and yields and printed else found, printed)
+        return _Reading(logged or title or announced, printed)
 
     # per line --------------------------------------------------------------------------
-    def _prose_errors(self) -> tuple[Signal, ...]:
+    def _prose_errors(self, reading: _Reading | None) -> tuple[Signal, ...]:
         """Errors a user quoted in a sentence without their class ('fails with error
         "Failed to allocate memory for ..."'): read from the journal's last lines, and only
-        when nothing else there names a failure (the weakest evidence of all)."""
-        if self._signals or self._quoted:
+        when nothing else there names a failure (the weakest evidence of all): no signal, no
+        quoted exception, no line the program printed that states one."""
+        if reading is None or reading.printed:
             return ()
         found: list[Signal] = []
         for line in list(self._recent)[-40:]:

@@ -308,12 +308,8 @@ MISSES = {
     "sglang-958": "round 20: measured after the round-25d engine was frozen (674f5d0), not tuned on",
     "sglang-868": "round 20: measured after the round-25d engine was frozen (674f5d0), not tuned on",
     "areal-140": "round 21: measured after the round-26a engine was frozen (bc07aa9), not tuned on",
-    "torch-memory-saver-4": "round 21: measured after the round-26a engine was frozen (bc07aa9), not tuned on",
-    "torch-memory-saver-35": "round 21: measured after the round-26a engine was frozen (bc07aa9), not tuned on",
-    "torch-memory-saver-99": "round 21: measured after the round-26a engine was frozen (bc07aa9), not tuned on",
     "sglang-12134": "round 21: measured after the round-26a engine was frozen (bc07aa9), not tuned on",
     "sglang-23141": "round 21: measured after the round-26a engine was frozen (bc07aa9), not tuned on",
-    "sglang-pr3431": "round 21: measured after the round-26a engine was frozen (bc07aa9), not tuned on",
     "uccl-935": "round 21: measured after the round-26a engine was frozen (bc07aa9), not tuned on",
 }
 
