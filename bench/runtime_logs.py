@@ -242,6 +242,13 @@ def _number(value: object) -> float | None:
 
 
 def edit_matches(edit: Edit, want: Mapping[str, Any], candidate: Candidate, catalog: Catalog) -> bool:
+    if edit.op is EditOp.DROP and want["op"] in (EditOp.SET.value, EditOp.SCALE.value):
+        # Dropping a flag launches with its parser default: the same launch as setting it
+        # to that default (a default the server picks at start gives an unknown launch).
+        info = catalog.flag(edit.target)
+        if info is None or info.default is None:
+            return False
+        edit = Edit(EditOp.SET, edit.target, info.default)
     # A number moved in the fix's direction is the same fix whether the move scales it or
     # sets the new value.
     numeric = {EditOp.SCALE.value, EditOp.SET.value}
