@@ -193,3 +193,27 @@ def test_a_backticked_failure_with_its_detail_is_a_quoted_error() -> None:
         "We should pass `--dtype` when the target and the draft model use different dtypes.\n"
     )
     assert "mat1 and mat2 must have the same dtype" in subject_of(paste)
+
+
+# Round 26c, written before its change: a command-line option names a setting, not a failure:
+# its words ("--dump-assert-binaries") are no failure evidence, and a quote holding only
+# options ("failed with `--ib-device mlx5_0,mlx5_1`") is no quoted error.
+
+
+def test_an_options_words_state_no_failure() -> None:
+    paste = (
+        "# [Bug] crash with the wave attention backend on ROCm\n\n"
+        "```\n"
+        "[2026-03-04 10:53:09 TP0] Invoke the compiler: /opt/tools/compile --input-type=auto "
+        "--hal-dump-assert-binaries-to=/tmp/x --error-format=plain\n"
+        "```\n"
+    )
+    assert "crash with the wave attention backend" in subject_of(paste)
+
+
+def test_a_quote_of_options_is_no_quoted_error() -> None:
+    paste = (
+        "# how to deal with the transfer error: worker_pool.cpp:291] Worker: Process failed for slice\n\n"
+        "I tried two versions; they all failed with `--disaggregation-ib-device mlx5_0,mlx5_1` but succeed with one NIC.\n"
+    )
+    assert "Process failed for slice" in subject_of(paste)
