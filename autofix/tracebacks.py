@@ -664,6 +664,10 @@ _ANNOUNCES = re.compile(
 # An error code's name joins its words with underscores (CUDA_ERROR_OUT_OF_MEMORY); a
 # setting's name (TORCH_NCCL_HEARTBEAT_TIMEOUT_SEC) states no failure.
 _ERROR_CONSTANT = re.compile(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_(?:ERROR|FAILED|FAILURE|FAULT)(?:_[A-Z0-9]+)*\b")
+# A command-line option names a setting: its words ("--dump-assert-binaries") state no failure.
+_OPTION = re.compile(r"(?<![\w-])--[A-Za-z][\w-]*(?:=\S*)?")
+# A quote that holds only options and their values is a setting the user names, not an error.
+_OPTIONS_ONLY = re.compile(r"\s*--[A-Za-z][\w-]*(?:[= ][^\s-]\S*)?(?:\s+--[A-Za-z][\w-]*(?:[= ][^\s-]\S*)?)*\s*")
 # A label a paste puts above what it shows ("Error:", "Log output:"): it states nothing.
 _LABEL_ONLY = re.compile(r"[\s#>*`-]*[\w .()-]{0,24}:[\s`]*")
 # A level word that opens a logged line is its prefix, not what it says.
@@ -679,6 +683,8 @@ def failure_evidence(line: str) -> int:
     text = line[:EVIDENCE_LINE]
     if _NO_EVIDENCE.search(text) or _LABEL_ONLY.fullmatch(text):
         return 0
+    if "-" in text:
+        text = _OPTION.sub(" ", text)
     if "_" in text:
         text = _ERROR_CONSTANT.sub(lambda code: code.group().replace("_", " "), text)
     return sum(weight for weight, pattern in _EVIDENCE if pattern.search(text))
@@ -1011,6 +1017,8 @@ class JournalParser:
                 match = _ASSERTED.search(unquoted)
             if match is None and "`" in unquoted:
                 match = _SELF_SAYS.search(unquoted)
+            if match is not None and _OPTIONS_ONLY.fullmatch(match.group("quote")):
+                match = None
             if match is not None and len(found) < MAX_QUOTED:
                 self._order += 1
                 found.append(Signal("quoted_error", match.group("quote").strip(), order=self._order))

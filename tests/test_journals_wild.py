@@ -285,7 +285,6 @@ MISSES = {
     "sglang-4171": "round 17: measured after the round-20b engine was frozen (4450225), not tuned on",
     "sglang-27487": "round 17: measured after the round-20b engine was frozen (4450225), not tuned on",
     "sglang-pr5014": "round 17: measured after the round-20b engine was frozen (4450225), not tuned on",
-    "sglang-16026": "round 17: measured after the round-20b engine was frozen (4450225), not tuned on",
     "sglang-3315": "round 17: measured after the round-20b engine was frozen (4450225), not tuned on",
     "sglang-pr1498": "round 17: measured after the round-20b engine was frozen (4450225), not tuned on",
     "sglang-12676": "round 18: measured after the round-21 engine was frozen (a206a63), not tuned on",
@@ -312,7 +311,6 @@ MISSES = {
     "sglang-23141": "round 21: measured after the round-26a engine was frozen (bc07aa9), not tuned on",
     "uccl-935": "round 21: measured after the round-26a engine was frozen (bc07aa9), not tuned on",
     "sglang-8324": "round 22: measured after the round-26b engine was frozen (81bc1bc), not tuned on",
-    "mooncake-507": "round 22: measured after the round-26b engine was frozen (81bc1bc), not tuned on",
     "sglang-10819": "round 22: measured after the round-26b engine was frozen (81bc1bc), not tuned on",
     "sglang-6836": "round 22: measured after the round-26b engine was frozen (81bc1bc), not tuned on",
 }
