@@ -7,7 +7,9 @@ tests use their own messages."""
 
 from __future__ import annotations
 
-from .proposing import proposed
+from autofix.model import Gate
+
+from .proposing import FULL, proposed
 
 
 def labels(args: dict[str, object], message: str, exception: str = "RuntimeError") -> list[str]:
@@ -49,3 +51,29 @@ def test_never_ahead_of_a_reading() -> None:
         exception="ValueError",
     )
     assert got and "hicache-storage-backend" not in got[0]
+
+
+# Issue 14 round 26d, written before the change: at launch and after it, words alone never
+# give up a primary choice (a parallel size, the speculative algorithm): a title that names
+# "tp-4" as the setup ("tp-4 start timeout") is no reason to serve on one GPU.
+
+
+def test_words_alone_give_up_no_primary_choice_once_the_server_runs() -> None:
+    _, found = proposed(
+        {"tp-size": "4", "mem-fraction-static": "0.98"},
+        "error_line",
+        "tp-4 start timeout",
+        gate=Gate.START,
+        catalog=FULL,
+    )
+    assert "drop tp-size" not in [p.move.label() for p in found]
+
+
+def test_words_still_reach_a_flag_that_is_no_primary_choice_once_the_server_runs() -> None:
+    _, found = proposed(
+        {"enable-dp-lm-head": True, "tp-size": "4"},
+        "error_line",
+        "LM head sharding across DataParallel ranks: no such group",
+        gate=Gate.START,
+    )
+    assert [p.move.label() for p in found][:1] == ["drop enable-dp-lm-head"]
