@@ -200,8 +200,13 @@ def propose(
         child = apply(candidate, move)
         if child.key in seen or any(child.has(flag) for flag in refused):
             continue
+        tier = _tier(move, candidate, child, catalog, diagnosis.subject.message or "")
+        if tier == GIVES_UP_TIER and move.origin == WORDS_ORIGIN and diagnosis.failure.gate.on_gpus:
+            # A running server's failure that only mentions a primary choice (a title's
+            # "tp-4 start timeout") does not refuse it, as a parser or validator would.
+            continue
         seen.add(child.key)
-        children.append((_tier(move, candidate, child, catalog, diagnosis.subject.message or ""), move, child))
+        children.append((tier, move, child))
     # Renames first (nothing else is read until the parser takes the argv), a move that
     # orphans what the user asked for last; otherwise in the order found.
     children.sort(key=lambda t: t[0])
@@ -253,6 +258,8 @@ def _parser_refused(subject: Subject) -> bool:
 
 
 GIVES_UP_TIER = 2
+# The origin of the last-resort moves read off a message's words (_related_by_words).
+WORDS_ORIGIN = "words"
 
 
 def _tier(move: Move, base: Candidate, child: Candidate, catalog: Catalog, message: str) -> int:
@@ -1500,7 +1507,7 @@ def _related_by_words(text: str, flags: Flags) -> list[Move]:
         shared = len(words & said)
         if shared:
             scored.append((-shared, order, name))
-    return [_inferred([Edit(EditOp.DROP, name)], "words") for _, _, name in sorted(scored)[:MAX_RELATED]]
+    return [_inferred([Edit(EditOp.DROP, name)], WORDS_ORIGIN) for _, _, name in sorted(scored)[:MAX_RELATED]]
 
 
 def named_flags(message: str) -> list[str]:
