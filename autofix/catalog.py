@@ -33,7 +33,7 @@ from .model import EditOp
 from .resources import data_path
 
 MATCH_KEYS = ("exception", "function", "file", "message", "source", "gate", "signal", "evidence")
-CLASS_KEYS = ("id", "title", "match", "moves", "note", "examples", "suspects_tuning")
+CLASS_KEYS = ("id", "title", "match", "moves", "note", "examples", "suspects_tuning", "part_first")
 FILE_KEYS = (
     "target",
     "aliases",
@@ -117,6 +117,9 @@ class FailureClass:
     # A hang or timeout, not a refused value: env tuning the user set is a suspect even when
     # its value is one the variable accepts (env_domains guard the other classes).
     suspects_tuning: bool = False
+    # A fault of whatever kernel ran (an illegal memory access): switching off the part of
+    # the server it died in (its frames' component) costs less than the class's wider moves.
+    part_first: bool = False
 
 
 @dataclass(frozen=True)
@@ -635,6 +638,7 @@ def _parse_class(raw: Any, name: str, where: str, target: str, order: int) -> Fa
         origin=name,
         order=order,
         suspects_tuning=_flag_bool(raw, "suspects_tuning", name, where),
+        part_first=_flag_bool(raw, "part_first", name, where),
     )
 
 

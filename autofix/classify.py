@@ -33,6 +33,7 @@ _SIGNAL_STRENGTH = (
     # A kernel's own assertion comes before the "device-side assert" CUDA error reporting it.
     "device_assert",
     "cuda_error",
+    "gpu_fault",
     # A part of the server that says it failed, and with what (its traceback often cut).
     "part_failed",
     # A watchdog reports that something hung; a CUDA or NCCL error above says what.

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .catalog import Catalog, Component, EditSpec, MoveSpec, ValueSpec
+from .catalog import Catalog, Component, EditSpec, FailureClass, MoveSpec, ValueSpec
 from .classify import MATCH_LINE, Diagnosis, Subject
 from .features import off_by_words, on_by_words, switched_off
 from .meant import as_meant, as_number, plain_size
@@ -167,10 +167,7 @@ def propose(
     moves: list[Move] = advice_moves(diagnosis.subject.advice, flags)
     cls = diagnosis.failure_class
     if cls is not None:
-        for spec in cls.moves:
-            move = realize(spec, flags, resolved, diagnosis.groups, origin=cls.id, suspects_tuning=cls.suspects_tuning)
-            if move is not None:
-                moves.append(move)
+        moves.extend(_class_moves(cls, diagnosis, flags, resolved, tuning=cls.suspects_tuning))
     failure_text = f"{diagnosis.subject.exception}: {diagnosis.subject.message or ''}"
     if diagnosis.failure.gate.on_gpus:
         # A crash that names the user's own choice: after what its class knows, before
@@ -532,10 +529,7 @@ def offline_moves(diagnosis: Diagnosis, catalog: Catalog, source: str | None = N
             moves.append(renamed)
     cls = diagnosis.failure_class
     if cls is not None:
-        for spec in cls.moves:
-            move = realize(spec, flags, {}, diagnosis.groups, origin=cls.id)
-            if move is not None:
-                moves.append(move)
+        moves.extend(_class_moves(cls, diagnosis, flags, {}))
     moves.extend(infer(diagnosis.subject, flags, {}, source, running=diagnosis.failure.gate.on_gpus))
     unique: dict[str, Move] = {}
     for move in moves:
@@ -840,6 +834,23 @@ def _advised_edit(flag: str, value: str, flags: Flags) -> Edit | None:
         return Edit(EditOp.SET, flags.target(flag), value)
     on = _turn_on_value(flag, flags)
     return Edit(EditOp.SET, flags.target(flag), on) if on is not None else None
+
+
+def _class_moves(
+    cls: FailureClass, diagnosis: Diagnosis, flags: Flags, resolved: Mapping[str, object], *, tuning: bool = False
+) -> list[Move]:
+    """The class's moves in its order. For a fault of whatever kernel ran (``part_first``),
+    switching off the part of the server it died in comes first, unless the class lists
+    that move itself (then the class's order stands)."""
+    own = [
+        move
+        for spec in cls.moves
+        if (move := realize(spec, flags, resolved, diagnosis.groups, origin=cls.id, suspects_tuning=tuning)) is not None
+    ]
+    if not cls.part_first:
+        return own
+    listed = {move.label() for move in own}
+    return [m for m in component_moves(diagnosis.subject, flags, resolved) if m.label() not in listed] + own
 
 
 def component_moves(subject: Subject, flags: Flags, resolved: Mapping[str, object]) -> list[Move]:

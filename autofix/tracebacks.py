@@ -177,6 +177,9 @@ _SIGNALS: tuple[tuple[str, re.Pattern[str]], ...] = (
     # flashinfer prints "CUDA Error:" with a capital E; kernels built with a CHECK macro
     # (FlashMLA, cutlass) "CUDA error (file.cu:93): ...".
     ("cuda_error", re.compile(r"CUDA [Ee]rror(?: \([^)\n]{1,300}\))?: (?P<detail>.+)")),
+    # ROCm's report of a kernel's memory fault ("Memory access fault by GPU node-2 ... on
+    # address 0x..."): the process aborts without a Python traceback.
+    ("gpu_fault", re.compile(r"Memory access fault by GPU")),
     ("nccl_warn", re.compile(r"NCCL WARN (?P<detail>.+)")),
     # A part of the server reporting its own failure ("[... TP7] Piecewise CUDA Graph failed
     # with error: ..."), its traceback often cut from the paste below it.
@@ -213,7 +216,7 @@ _ANY_SIGNAL = re.compile("|".join(f"(?:{re.sub(r'[(][?]P<[a-z]+>', '(?:', p.patt
 _SIGNAL_HINT = re.compile(
     r"error:|Error:|ERROR:|out of memory|OutOfMemoryError|CUDA error|NCCL WARN|nccl[A-Z]|Errno 98"
     r"|already in use|Segmentation|SEGV|exit status|Killed|KILL|oom-kill|Main process exited|signal 11"
-    r"|Watchdog|watchdog timeout|Assertion `|profiled value -|\]:\[E|^E\d{4} \d\d:"
+    r"|Watchdog|watchdog timeout|Assertion `|profiled value -|\]:\[E|^E\d{4} \d\d:|access fault"
 )
 
 # A pipe to a dead child breaking says less than the wrapper that reports the death.
@@ -494,6 +497,7 @@ _SIGNAL_BLOCK_PATTERN = (
     r"|nccl(?:InternalError|InvalidUsage|SystemError|UnhandledCudaError|RemoteError)"
     r"|E(?:rrno 98|\d{3,4} \d\d:\d\d:\d\d)|d(?:dress already in use| value -\d)|Segmentation fault|SEGV"
     r"|exit status 13[79]|s(?:ignal 11|sertion `)|Killed|KILL|oom-kill|Main process exited|\"MESSAGE\":\["
+    r"|Memory access fault by GPU"
 )
 # Every alternative costs the block scan of every journal; the ones added for torch's glog
 # error lines ("E421 02:05:38"), a negative profiled budget ("d value -5") and a kernel's

@@ -66,3 +66,20 @@ def test_a_launch_failure_of_a_named_kernel_is_no_memory_fault() -> None:
     assert class_of(_traceback("RuntimeError: moe_sum_reduce CUDA kernel launch failed: too many resources")) != (
         "illegal-memory-access"
     )
+
+
+def test_a_fault_in_a_part_the_class_lists_keeps_the_class_order() -> None:
+    # The graph runner's switch (all CUDA graphs off) is one of the class's own moves: its
+    # order stands, and torch.compile (cheaper to lose) goes first.
+    from autofix.model import Candidate
+    from autofix.repair import propose
+
+    paste = (
+        "Traceback (most recent call last):\n"
+        '  File "/opt/sglang/srt/model_executor/cuda_graph_runner.py", line 300, in capture\n'
+        "    out = run_once()\n"
+        "RuntimeError: CUDA error: an illegal memory access was encountered\n"
+    )
+    candidate = Candidate.build({"model-path": "/m", "enable-torch-compile": True})
+    found = propose(candidate, classify(parse_text(paste), FULL, Gate.START), FULL)
+    assert found[0].move.label() == "drop enable-torch-compile"

@@ -252,7 +252,6 @@ MISSES = {
     "sglang-31864": "round 11: measured after the round's engine was frozen (ce58d01), not tuned on",
     "sglang-22714": "round 11: measured after the round's engine was frozen (ce58d01), not tuned on",
     "sglang-18943": "round 11: measured after the round's engine was frozen (ce58d01), not tuned on",
-    "sglang-39517": "round 11: measured after the round's engine was frozen (ce58d01), not tuned on",
     "sglang-7338": "round 13: measured after the round-14 engine was frozen (37e2c6d), not tuned on",
     "sglang-23769": "round 13: measured after the round-14 engine was frozen (37e2c6d), not tuned on",
     "sglang-34260": "round 13: measured after the round-14 engine was frozen (37e2c6d), not tuned on",
