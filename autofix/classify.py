@@ -78,6 +78,13 @@ class Subject:
     # around this error, add --disable-piecewise-cuda-graph to your launch command").
     advice: tuple[str, ...] = ()
 
+    @property
+    def said(self) -> str:
+        """What the exception said itself, for readers of its words (repair): ``message``
+        states a bare assert by its statement, which names every operand it checks and
+        refuses none of them by name."""
+        return self.traceback.message if self.traceback is not None else self.message
+
 
 @dataclass(frozen=True)
 class Diagnosis:

@@ -59,7 +59,7 @@ MIN_KEY_SIMILARITY = 0.6
 
 def json_moves(subject: Subject, candidate_args: tuple[tuple[str, Any], ...]) -> list[Move]:
     """Moves on the JSON-valued flags of ``candidate_args`` that ``subject`` refuses."""
-    message = subject.message or ""
+    message = subject.said or ""
     text = f"{subject.exception}: {message}"
     moves: list[Move] = []
     if _MALFORMED.search(text):

@@ -168,7 +168,7 @@ def propose(
     cls = diagnosis.failure_class
     if cls is not None:
         moves.extend(_class_moves(cls, diagnosis, flags, resolved, tuning=cls.suspects_tuning))
-    failure_text = f"{diagnosis.subject.exception}: {diagnosis.subject.message or ''}"
+    failure_text = f"{diagnosis.subject.exception}: {diagnosis.subject.said or ''}"
     if diagnosis.failure.gate.on_gpus:
         # A crash that names the user's own choice: after what its class knows, before
         # what is read off the text alone.
@@ -197,7 +197,7 @@ def propose(
         child = apply(candidate, move)
         if child.key in seen or any(child.has(flag) for flag in refused):
             continue
-        tier = _tier(move, candidate, child, catalog, diagnosis.subject.message or "")
+        tier = _tier(move, candidate, child, catalog, diagnosis.subject.said or "")
         if tier == GIVES_UP_TIER and move.origin == WORDS_ORIGIN and diagnosis.failure.gate.on_gpus:
             # A running server's failure that only mentions a primary choice (a title's
             # "tp-4 start timeout") does not refuse it, as a parser or validator would.
@@ -536,7 +536,7 @@ def offline_moves(diagnosis: Diagnosis, catalog: Catalog, source: str | None = N
         unique.setdefault(move.label(), move)
     # As the search ranks them: a move on a primary choice the message does not name goes
     # after the rest (any such flag is assumed set, as every flag named is).
-    message = diagnosis.subject.message or ""
+    message = diagnosis.subject.said or ""
     return sorted(unique.values(), key=lambda m: _edits_unnamed_primary(m, catalog, message))
 
 
@@ -595,7 +595,7 @@ def _shown(text: str) -> ArgValue:
 
 def _parser_text(subject: Subject) -> str:
     """A failure's message with the argparse error line its output holds."""
-    return f"{subject.message or ''}\n{argparse_line(subject)}"
+    return f"{subject.said or ''}\n{argparse_line(subject)}"
 
 
 def _built(values: Mapping[str, ArgValue]) -> Candidate:
@@ -744,7 +744,7 @@ _ARGPARSE_LINE = re.compile(r"error: (?:argument |unrecognized arguments|ambiguo
 def argparse_line(subject: Subject) -> str:
     """argparse's own ``prog: error: …`` line when the chosen exception is one of its
     causes (``invalid literal for int()`` under ``invalid int value: '2.0'``)."""
-    if _ARGPARSE_LINE.search(subject.message or ""):
+    if _ARGPARSE_LINE.search(subject.said or ""):
         return ""
     lines = subject.traceback.preceding if subject.traceback is not None else ()
     return next((ln for ln in reversed(lines) if _ARGPARSE_LINE.search(ln)), "")
@@ -765,7 +765,7 @@ def infer(
     from .wording import got_refused, none_compared, wording_moves
 
     moves: list[Move] = []
-    message = subject.message or ""
+    message = subject.said or ""
     moves.extend(validation_moves(subject, flags))  # vLLM's pydantic config errors; else none
     moves.extend(json_moves(subject, flags.candidate.args))  # JSON-valued flags: mend, rekey
     moves.extend(_sizes_with_units(subject, flags))
@@ -868,7 +868,7 @@ def component_moves(subject: Subject, flags: Flags, resolved: Mapping[str, objec
         if len(found) >= MAX_COMPONENTS:
             break
     # A part the failure names in words or by module, where no frame shows it.
-    text = (subject.message or "")[:MATCH_LINE]
+    text = (subject.said or "")[:MATCH_LINE]
     for component in flags.catalog.components:
         if len(found) < MAX_COMPONENTS and component not in found and component.named and component.named.search(text):
             found.append(component)
@@ -935,7 +935,7 @@ def _sizes_with_units(subject: Subject, flags: Flags) -> list[Move]:
     """A number the parser refused for how it is written (a unit, a percentage, a
     fraction), as the plain number it means (as_meant): the flags whose value the message
     quotes, else every such value the user set."""
-    text = f"{subject.exception}: {subject.message}\n{argparse_line(subject)}"
+    text = f"{subject.exception}: {subject.said}\n{argparse_line(subject)}"
     if not _NUMBER_REFUSED.search(text):
         return []
     sized = [(n, v, p) for n, v in flags.candidate.args if (p := _value_as_meant(v, n, flags.catalog)) is not None]

@@ -127,7 +127,7 @@ def validation_moves(subject: Subject, flags: Flags) -> list[Move]:
     """Inferred moves for a vLLM validation failure (none for other engines' failures)."""
     if not _is_vllm(subject):
         return []
-    message = subject.message or ""
+    message = subject.said or ""
     moves: list[Move] = []
     errors = parse_errors(message)
     combined: list[Edit] = []
@@ -149,7 +149,7 @@ def _is_vllm(subject: Subject) -> bool:
     frames = subject.traceback.frames if subject.traceback is not None else ()
     if any("/vllm/" in f.file.replace("\\", "/") for f in frames):
         return True
-    return bool(subject.message) and any(_HEADER.match(ln) for ln in subject.message.splitlines()[:3])
+    return bool(subject.said) and any(_HEADER.match(ln) for ln in subject.said.splitlines()[:3])
 
 
 def _inferred(edits: Sequence[Edit]) -> Move:

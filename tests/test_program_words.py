@@ -15,6 +15,10 @@ These tests use their own pastes."""
 
 from __future__ import annotations
 
+from autofix.classify import classify
+from autofix.model import Gate
+from autofix.tracebacks import parse_text
+
 from .proposing import subject_of
 
 _TEMPLATE = "### Checklist\n- [x] 1. I have searched related issues.\n### Describe the bug\n"
@@ -217,3 +221,29 @@ def test_a_quote_of_options_is_no_quoted_error() -> None:
         "I tried two versions; they all failed with `--disaggregation-ib-device mlx5_0,mlx5_1` but succeed with one NIC.\n"
     )
     assert "Process failed for slice" in subject_of(paste)
+
+
+# Round 26f: the statement that states a bare assert is for the operator and the classifier;
+# repair reads what the exception said itself (nothing), so a primary choice the statement
+# names as an operand is still given up last, as before.
+
+
+def test_a_bare_asserts_statement_does_not_let_repair_give_up_a_primary_choice_early() -> None:
+    from autofix.model import Candidate
+    from autofix.repair import propose
+
+    from .proposing import FULL
+
+    paste = (
+        "Traceback (most recent call last):\n"
+        '  File "/opt/sglang/srt/server_args.py", line 1500, in handle_data_parallelism\n'
+        "    assert cfg.tp_size % cfg.attn_dp_size == 0\n"
+        "AssertionError\n"
+    )
+    diagnosis = classify(parse_text(paste), FULL, Gate.PREFLIGHT)
+    assert diagnosis.subject.message == "assert cfg.tp_size % cfg.attn_dp_size == 0"
+    assert diagnosis.subject.said == ""
+    candidate = Candidate.build({"model-path": "/m", "tp-size": "8", "attn-dp-size": "6"})
+    for proposal in propose(candidate, diagnosis, FULL):
+        if proposal.child.arg("tp-size") != "8":
+            assert proposal.gives_up, proposal.move.label()
