@@ -74,3 +74,28 @@ def test_a_malformed_table_is_one_error_naming_the_key() -> None:
 @pytest.mark.parametrize("flag", sorted({e.flag for e in CATALOG.equivalents.values() if e.flag}))
 def test_every_target_is_a_flag_sglang_has_or_had(flag: str) -> None:
     assert CATALOG.knows(flag) or flag in CATALOG.history.seen, flag
+
+
+# Round 26g, written before the change: a prefix reading must take the value the user gave.
+# argparse expands a bare --quantize to --quantize-and-serve, a switch; "--quantize
+# bitsandbytes" gives it a word no switch takes, so the user meant another flag: TGI's, read
+# from the table (SGLang's --quantization, the value carried).
+
+
+def test_a_prefix_that_names_a_switch_gives_way_when_the_user_gave_it_a_word() -> None:
+    base = Candidate.build({"model-path": "/m", "quantize": "bitsandbytes"})
+    move = rename_move(base, CATALOG, {})
+    assert move is not None
+    child = apply(base, move)
+    assert child.arg("quantization") == "bitsandbytes", move.label()
+    assert not child.has("quantize-and-serve")
+
+
+def test_a_bare_prefix_still_names_the_switch() -> None:
+    found = meaning("quantize", CATALOG)
+    assert found is not None and found.flags == (("quantize-and-serve", None),), found
+
+
+def test_a_switch_prefix_keeps_a_true_value() -> None:
+    found = meaning("quantize", CATALOG, "true")
+    assert found is not None and found.flags == (("quantize-and-serve", None),), found
