@@ -65,10 +65,12 @@ def unknown_flags(candidate: Candidate, catalog: Catalog) -> list[str]:
     return [name for name, _ in candidate.args if not catalog.knows(name)]
 
 
-def meaning(spelling: str, catalog: Catalog) -> Meaning | None:
-    """What the user meant by a flag the parser does not know; None when nothing says."""
+def meaning(spelling: str, catalog: Catalog, value: ArgValue | None = None) -> Meaning | None:
+    """What the user meant by a flag the parser does not know, given ``value`` (None: not
+    known, or none given); None when nothing says."""
     norm = normal_form(spelling)
-    found = _resolve(norm, catalog, short=bool(_SHORT_OPTION.match(spelling)) and len(norm) <= MAX_SHORT)
+    short = bool(_SHORT_OPTION.match(spelling)) and len(norm) <= MAX_SHORT
+    found = _resolve(norm, catalog, short=short, given=value)
     if found is not None:
         return Meaning(spelling, found[0], found[1])
     if "--" in norm:  # two flags glued together
@@ -84,7 +86,9 @@ def _known(catalog: Catalog) -> list[str]:
     return sorted({*catalog.flags, *catalog.aliases})
 
 
-def _resolve(name: str, catalog: Catalog, depth: int = 0, *, short: bool = False) -> Reading | None:
+def _resolve(
+    name: str, catalog: Catalog, depth: int = 0, *, short: bool = False, given: ArgValue | None = None
+) -> Reading | None:
     if not name:
         return None
     if catalog.knows(name):
@@ -105,6 +109,10 @@ def _resolve(name: str, catalog: Catalog, depth: int = 0, *, short: bool = False
             return ((new, value),), why
     known = _known(catalog)
     prefixed = None if short else _prefix_reading(name, known, catalog)
+    if prefixed is not None and not _takes(prefixed, given, catalog):
+        # argparse would take the prefix for that flag and refuse the value: a switch
+        # given a word ("--quantize bitsandbytes") meant another flag.
+        prefixed = None
     if prefixed is not None:
         return ((prefixed, None),), "the full name of the flag the prefix stands for"
     foreign = _foreign_reading(name, catalog, depth)
@@ -132,6 +140,14 @@ def _resolve(name: str, catalog: Catalog, depth: int = 0, *, short: bool = False
     if close:
         return ((close[0], None),), "the nearest flag name"
     return None
+
+
+def _takes(flag: str, value: ArgValue | None, catalog: Catalog) -> bool:
+    """Whether ``flag`` takes the value the user gave (a switch takes none or an on/off word)."""
+    info = catalog.flag(flag)
+    if info is None or info.kind != "bool" or value is None or value is True:
+        return True
+    return str(value).lower() in ON_WORDS | OFF_WORDS
 
 
 def _prefix_reading(name: str, known: Sequence[str], catalog: Catalog) -> str | None:
@@ -239,6 +255,8 @@ _FROM = "\x00from:"
 
 # Choices that switch a feature off, whatever a parser calls them.
 OFF_WORDS = frozenset({"none", "null", "off", "disable", "disabled", "false", "no", "0", ""})
+# The words that turn a switch on.
+ON_WORDS = frozenset({"true", "1", "yes", "on", "y", "t", "enable", "enabled"})
 
 
 def _valid_choice(flag: str, value: str, catalog: Catalog) -> str:
@@ -276,13 +294,13 @@ def rename_edits(
         if older is not None:
             edits.extend((Edit(EditOp.RENAME, spelling, older), Edit(EditOp.SET, older, True)))
             continue
-        found = meaning(spelling, catalog)
+        user_value = candidate.arg(spelling)
+        found = meaning(spelling, catalog, user_value)
         if found is None:
             continue
         if found.dropped:
             edits.append(Edit(EditOp.DROP, spelling))
             continue
-        user_value = candidate.arg(spelling)
         for i, (flag, value) in enumerate(found.flags):
             if offline and isinstance(value, str) and value.startswith(_FROM):
                 if i == 0:
@@ -369,7 +387,7 @@ def base_warnings(candidate: Candidate, catalog: Catalog, version: str = "") -> 
     where = f"SGLang {version}" if version else "the target's parser"
     out: list[str] = []
     for spelling in unknown_flags(candidate, catalog):
-        found = meaning(spelling, catalog)
+        found = meaning(spelling, catalog, candidate.arg(spelling))
         shown = spelling if spelling.startswith("-") else f"--{spelling}"
         if found is None:
             out.append(f"{shown} is not a flag of {where}, and no flag of it is near")

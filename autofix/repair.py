@@ -24,7 +24,7 @@ from .classify import MATCH_LINE, Diagnosis, Subject
 from .features import off_by_words, on_by_words, switched_off
 from .meant import as_meant, as_number, plain_size
 from .model import ArgValue, Candidate, Edit, EditOp, KeyValue, Move, json_object, normalize_value
-from .renames import OFF_WORDS, in_host_release, refused_flags, rename_move
+from .renames import OFF_WORDS, ON_WORDS, in_host_release, refused_flags, rename_move
 from .search import more_gpus
 from .source import PRODUCT, Conjunction, FieldRef, alternatives, failing_site
 
@@ -961,7 +961,6 @@ def _value_as_meant(value: ArgValue, flag: str, catalog: Catalog) -> ArgValue | 
 
 
 # A switch given a value: argparse leaves the value over ("unrecognized arguments: true").
-_ON_WORDS = frozenset({"true", "1", "yes", "on", "y", "t", "enable", "enabled"})
 
 
 def _extra_values(left_over: str, flags: Flags) -> list[Move]:
@@ -994,7 +993,7 @@ def _switch_given_value(message: str, flags: Flags) -> list[Move]:
             continue
         if flags.is_pinned(name):
             continue
-        if value.lower() in _ON_WORDS:
+        if value.lower() in ON_WORDS:
             out.append(_inferred([Edit(EditOp.SET, name, True)], "switch"))
             continue
         negative = f"no-{flags.catalog.canonical(name)}"
