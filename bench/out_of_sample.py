@@ -70,6 +70,7 @@ SETS = (
     "sglang-0.5.23-crossover2",
     "sglang-0.5.23-crossover3",
     "sglang-0.5.23-crossover4",
+    "sglang-0.5.23-crossover5",
     "users",
     "users2",
     "users3",
