@@ -646,8 +646,6 @@ _NO_EVIDENCE = re.compile(
     r'^\s*(?:File "|[-*] \[[ xX]\]|Exception raised from )|(?i:I have searched|please (?:note|use english)|'
     r"otherwise it will be closed|\bdiscussions?/new)"
 )
-# An issue's title as pasted: a markdown heading, or a line that opens with its tag.
-_TITLE = re.compile(rf"(?i)\s*(?:#{{1,6}}\s|{_TITLE_TAG})")
 # The issue's own title (one '#', or a bracketed tag), not a template's section heading.
 _ISSUE_TITLE = re.compile(rf"(?i)\s*(?:#\s|{_TITLE_TAG})")
 # The weakest failure words (_EVIDENCE's last weight), read only when nothing states more.
@@ -669,9 +667,11 @@ _ANNOUNCES = re.compile(
 # setting's name (TORCH_NCCL_HEARTBEAT_TIMEOUT_SEC) states no failure.
 _ERROR_CONSTANT = re.compile(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_(?:ERROR|FAILED|FAILURE|FAULT)(?:_[A-Z0-9]+)*\b")
 # A command-line option names a setting: its words ("--dump-assert-binaries") state no failure.
-_OPTION = re.compile(r"(?<![\w-])--[A-Za-z][\w-]*(?:=\S*)?")
+_OPTION_NAME = r"--[A-Za-z][\w-]*"
+_OPTION = re.compile(rf"(?<![\w-]){_OPTION_NAME}(?:=\S*)?")
 # A quote that holds only options and their values is a setting the user names, not an error.
-_OPTIONS_ONLY = re.compile(r"\s*--[A-Za-z][\w-]*(?:[= ][^\s-]\S*)?(?:\s+--[A-Za-z][\w-]*(?:[= ][^\s-]\S*)?)*\s*")
+_OPTION_SET = rf"{_OPTION_NAME}(?:[= ][^\s-]\S*)?"
+_OPTIONS_ONLY = re.compile(rf"\s*{_OPTION_SET}(?:\s+{_OPTION_SET})*\s*")
 # A label a paste puts above what it shows ("Error:", "Log output:"): it states nothing.
 _LABEL_ONLY = re.compile(r"[\s#>*`-]*[\w .()-]{0,24}:[\s`]*")
 # A level word that opens a logged line is its prefix, not what it says.
