@@ -99,3 +99,29 @@ def test_a_bare_prefix_still_names_the_switch() -> None:
 def test_a_switch_prefix_keeps_a_true_value() -> None:
     found = meaning("quantize", CATALOG, "true")
     assert found is not None and found.flags == (("quantize-and-serve", None),), found
+
+
+# Round 26h, written before the table grew: vLLM's negated switches (0.33's --disable-X and
+# older releases' --no-X) turn off what SGLang does by default, so they are SGLang's off
+# switches; vLLM's prompt-token details are SGLang's cache report (facts of both parsers' help).
+
+
+@pytest.mark.parametrize(
+    ("spelling", "flags"),
+    [
+        ("no-enable-prefix-caching", (("disable-radix-cache", None),)),
+        ("disable-prefix-caching", (("disable-radix-cache", None),)),
+        ("no-enable-chunked-prefill", (("chunked-prefill-size", "-1"),)),
+        ("disable-chunked-prefill", (("chunked-prefill-size", "-1"),)),
+        ("no-async-scheduling", (("disable-overlap-schedule", None),)),
+        ("enable-prompt-tokens-details", (("enable-cache-report", None),)),
+    ],
+)
+def test_vllms_negated_switches_are_sglangs_off_switches(spelling: str, flags: tuple[object, ...]) -> None:
+    found = meaning(spelling, CATALOG)
+    assert found is not None and found.flags == flags, found
+
+
+def test_vllms_async_scheduling_is_sglangs_default() -> None:
+    found = meaning("async-scheduling", CATALOG)
+    assert found is not None and found.dropped, found
