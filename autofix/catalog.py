@@ -397,7 +397,8 @@ def parse_equivalents(name: str, text: str) -> dict[str, Equivalent]:
             found.setdefault(normal_form(str(spelling)), []).append(_equivalent(where, str(engine), entry))
     agreed: dict[str, Equivalent] = {}
     for key, readings in found.items():
-        if len({(e.flag, json.dumps(e.value)) for e in readings}) == 1:
+        # (a value is given to the parser as text: -1 and "-1" are one reading)
+        if len({(e.flag, None if e.value is None else str(e.value)) for e in readings}) == 1:
             agreed[key] = replace(readings[0], engines=tuple(e.engines[0] for e in readings))
     return agreed
 

@@ -125,3 +125,16 @@ def test_vllms_negated_switches_are_sglangs_off_switches(spelling: str, flags: t
 def test_vllms_async_scheduling_is_sglangs_default() -> None:
     found = meaning("async-scheduling", CATALOG)
     assert found is not None and found.dropped, found
+
+
+def test_engines_that_give_the_same_value_in_other_json_types_agree() -> None:
+    text = json.dumps(
+        {
+            "engines": {
+                "a": {"flags": {"off_switch": {"flag": "chunked-prefill-size", "value": -1, "why": "x"}}},
+                "b": {"flags": {"off-switch": {"flag": "chunked-prefill-size", "value": "-1", "why": "y"}}},
+            }
+        }
+    )
+    found = parse_equivalents("t.json", text)
+    assert found["off-switch"].flag == "chunked-prefill-size" and found["off-switch"].engines == ("a", "b")
