@@ -138,3 +138,18 @@ def test_engines_that_give_the_same_value_in_other_json_types_agree() -> None:
     )
     found = parse_equivalents("t.json", text)
     assert found["off-switch"].flag == "chunked-prefill-size" and found["off-switch"].engines == ("a", "b")
+
+
+# Round 26j, written before the change: another engine's value that SGLang's flag does not
+# take (a quantization scheme SGLang has no name for) cannot be carried over; the flag is left
+# out with the reason, in the same move (not renamed, refused, then dropped).
+
+
+def test_a_foreign_value_the_sglang_flag_does_not_take_is_left_out() -> None:
+    found = meaning("quantize", CATALOG, "eetq")
+    assert found is not None and found.dropped and "eetq" in found.why, found
+
+
+def test_a_foreign_value_the_sglang_flag_takes_is_carried() -> None:
+    found = meaning("quantize", CATALOG, "awq")
+    assert found is not None and found.flags == (("quantization", None),), found
