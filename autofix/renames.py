@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .catalog import Catalog, normal_form
+from .choices import near_choice
 from .model import ArgValue, Candidate, Edit, EditOp, Move, normalize_value
 
 # How close a misspelling must be to a flag's name to be read as that flag: close enough
@@ -115,7 +116,7 @@ def _resolve(
         prefixed = None
     if prefixed is not None:
         return ((prefixed, None),), "the full name of the flag the prefix stands for"
-    foreign = _foreign_reading(name, catalog, depth)
+    foreign = _foreign_reading(name, catalog, depth, given)
     if foreign is not None:
         return foreign
     suffixed = [k for k in known if k.endswith("-" + name)]
@@ -174,10 +175,11 @@ def _prefix_reading(name: str, known: Sequence[str], catalog: Catalog) -> str | 
     return base if all(f.startswith(base) for f in flags) else None
 
 
-def _foreign_reading(name: str, catalog: Catalog, depth: int) -> Reading | None:
+def _foreign_reading(name: str, catalog: Catalog, depth: int, given: ArgValue | None = None) -> Reading | None:
     """Another engine's flag (catalog.equivalents), where no SGLang release had that name:
     the SGLang flag that does its job, in the host's spelling (through SGLang's own
-    renames when the host lacks it), or nothing when SGLang has none or does it by default."""
+    renames when the host lacks it), or nothing when SGLang has none or does it by default,
+    or when the value ``given`` is none of that flag's choices (it cannot be carried)."""
     found = catalog.equivalents.get(name)
     if found is None or name in catalog.history.seen:
         return None
@@ -188,6 +190,11 @@ def _foreign_reading(name: str, catalog: Catalog, depth: int) -> Reading | None:
     if target is None:
         return None
     value = None if found.value is None else _valid_choice(target, str(found.value), catalog)
+    info = catalog.flag(target)
+    choices = [str(c) for c in (info.choices if info else ())]
+    if value is None and isinstance(given, str) and choices and not any(near_choice(given, c) for c in choices):
+        # (a value near one of them is mended once the parser names its choices)
+        return (), f"a {engines} flag whose value {given} SGLang's --{catalog.canonical(target)} does not take"
     return ((catalog.canonical(target), value),), f"a {engines} flag; {found.why}"
 
 

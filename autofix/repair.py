@@ -11,7 +11,6 @@ Pinned flags (the user's intent) are never touched.
 from __future__ import annotations
 
 import ast
-import difflib
 import itertools
 import math
 import re
@@ -20,6 +19,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .catalog import Catalog, Component, EditSpec, FailureClass, MoveSpec, ValueSpec
+from .choices import closest_choices, near_choice
 from .classify import MATCH_LINE, Diagnosis, Subject
 from .features import off_by_words, on_by_words, switched_off
 from .meant import as_meant, as_number, plain_size
@@ -1141,66 +1141,7 @@ def _comma_list(typed: re.Match[str], flags: Flags) -> tuple[str, ...] | None:
 # What a word asked of a mode's choices means, when the parser spells it otherwise: a
 # warning is logged and the server goes on; an error stops it. (General vocabulary, no
 # flag's answer: a word is read this way only for the choices it names.)
-_MODE_WORDS: Mapping[str, tuple[str, ...]] = {
-    "warn": ("log", "warning"),
-    "warning": ("log", "warn"),
-    "print": ("log",),
-    "report": ("log",),
-    "error": ("raise", "strict", "fail"),
-    "fail": ("raise", "error", "strict"),
-    "strict": ("raise", "error"),
-    "abort": ("raise", "error"),
-    "throw": ("raise", "error"),
-    "off": ("none", "disabled", "disable", "false"),
-    "disabled": ("none", "off", "disable", "false"),
-    "disable": ("none", "off", "disabled", "false"),
-}
-
-
 LONG_CHOICE_LIST = 10  # more choices than this: a near spelling may be chance
-NEAR_SPELLING = 0.8  # difflib's ratio of two spellings a typo apart
-
-
-def _bare(text: str) -> str:
-    """Letters and digits only, lower case: 'W8A8-INT8' and 'w8a8_int8' are one spelling."""
-    return re.sub(r"[^a-z0-9]", "", text.lower())
-
-
-def near_choice(given: str, choice: str) -> bool:
-    """``choice`` is what ``given`` evidently meant: the same once case and separators go,
-    one the start or end of the other, an abbreviation of it (bf16, float16), a number, a
-    mode named otherwise, or a typo apart."""
-    g, c = _bare(given), _bare(choice)
-    if not g or not c:
-        return False
-    if g == c or c.startswith(g) or g.startswith(c) or c.endswith(g) or g.endswith(c):
-        return True
-    if as_number(given) is not None or choice.lower() in _MODE_WORDS.get(given.lower(), ()):
-        return True
-    letters = iter(c)
-    if len(g) < len(c) and g[0] == c[0] and all(ch in letters for ch in g):
-        return True  # every letter of given, in order, in the choice: an abbreviation
-    return difflib.SequenceMatcher(None, g, c).ratio() >= NEAR_SPELLING
-
-
-def closest_choices(given: str, choices: Sequence[str], preferred: Sequence[str] = ()) -> list[str]:
-    """Valid choices nearest to what was given: a choice that means the word given (a mode
-    named otherwise), then prefix matches (in the catalogue's order of preference for the
-    flag, then the parser's), then by similarity."""
-    given_l = given.lower()
-    number, numbers = as_number(given), [as_number(c) for c in choices]
-    if number is not None and choices and all(n is not None for n in numbers):
-        # Numeric choices: the nearest number first (256 among 16..128 is 128, not "16").
-        return sorted(choices, key=lambda c: (abs(float(c) - number), float(c)))
-    same = [c for c in choices if _bare(c) == _bare(given)][:1]
-    meant = same or [c for w in _MODE_WORDS.get(given_l, ()) for c in choices if c.lower() == w][:1]
-    rank = {c: i for i, c in enumerate(preferred)}
-    prefixed = sorted(
-        (c for c in choices if given_l and c.lower().startswith(given_l)),
-        key=lambda c: (rank.get(c, len(rank)), choices.index(c)),
-    )
-    similar = difflib.get_close_matches(given, choices, n=len(choices), cutoff=0.0)
-    return list(dict.fromkeys([*meant, *prefixed, *similar]))
 
 
 MAX_ON_VALUES = 3

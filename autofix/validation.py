@@ -27,10 +27,11 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .choices import closest_choices
 from .classify import Subject
 from .meant import as_number
 from .model import Edit, EditOp, Move, json_object
-from .repair import Flags, _key_value, closest_choices
+from .repair import Flags, _key_value
 
 _HEADER = re.compile(r"^\s*(?P<count>\d+) validation errors? for (?P<config>\w+)\s*$")
 _DETAIL = re.compile(

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from autofix.catalog import load_catalog, parse_catalog
+from autofix.choices import closest_choices
 from autofix.classify import classify
 from autofix.model import Candidate, EditOp, Gate
-from autofix.repair import closest_choices, propose
+from autofix.repair import propose
 from autofix.tracebacks import parse_text
 
 from .conftest import argv_to_args, load_cases
