@@ -71,6 +71,7 @@ SETS = (
     "sglang-0.5.23-crossover3",
     "sglang-0.5.23-crossover4",
     "sglang-0.5.23-crossover5",
+    "sglang-0.5.23-crossover6",
     "users",
     "users2",
     "users3",
