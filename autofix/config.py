@@ -259,18 +259,21 @@ _NUMBER_TYPES = {"int": "an integer", "float": "a number"}
 
 
 @lru_cache(maxsize=4)
-def _flag_types(family: str) -> tuple[dict[str, str], dict[str, str]]:
-    """flag -> its parser type, and alias -> flag, from strategies/<family>.flags.json (the
-    target's own parser as dumped: facts). Empty when the table is missing."""
+def _flag_types(family: str) -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
+    """flag -> its parser type, alias -> flag, and flag -> its kind (value, bool, list),
+    from strategies/<family>.flags.json (the target's own parser as dumped: facts). Empty
+    when the table is missing."""
     from .resources import data_path
 
     try:
         data = json.loads((data_path("strategies") / f"{family}.flags.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return {}, {}
-    flags = {str(f): str(i.get("type")) for f, i in (data.get("flags") or {}).items() if isinstance(i, dict)}
+        return {}, {}, {}
+    entries = {str(f): i for f, i in (data.get("flags") or {}).items() if isinstance(i, dict)}
+    flags = {f: str(i.get("type")) for f, i in entries.items()}
+    kinds = {f: str(i.get("kind")) for f, i in entries.items()}
     aliases = {str(a): str(f) for a, f in (data.get("aliases") or {}).items()}
-    return flags, aliases
+    return flags, aliases, kinds
 
 
 def _known_flag(spelling: str, flags: Mapping[str, str], aliases: Mapping[str, str]) -> str | None:
@@ -290,13 +293,20 @@ def _check_value_types(args: Mapping[str, object], family: str, source: str) -> 
     dies in argparse. A number spelled the parser's way or not (``2.0`` for an int,
     ``0,85``), or a word a reading knows (``auto``, ``unlimited``), is left to the search,
     whose repair reads what the user meant."""
-    flags, aliases = _flag_types(family)
+    flags, aliases, kinds = _flag_types(family)
     for spelling, value in args.items():
         flag = _known_flag(str(spelling), flags, aliases)
         what = _NUMBER_TYPES.get(flags.get(flag, "")) if flag else None
         if what is None or value is None or value is False:
             continue
-        for item in value if isinstance(value, list) else [value]:
+        # A switch under a prefix may be another engine's (llama.cpp's --swa-full, SGLang's
+        # --swa-full-tokens-ratio); words after a value that takes one are a paste's
+        # positional arguments: both the search's to read.
+        prefixed = str(spelling) not in flags and str(spelling) not in aliases
+        if prefixed and value is True:
+            continue
+        items = value if isinstance(value, list) else [value]
+        for item in items if kinds.get(str(flag)) == "list" else items[:1]:
             # A word with a reading (auto, None, unlimited, off) is the search's to read.
             if isinstance(item, bool) or not (any(ch.isdigit() for ch in str(item)) or has_reading(str(item))):
                 engine = "vLLM" if family == "vllm" else "SGLang"
@@ -607,8 +617,10 @@ def _check_json_object(value: Mapping[Any, Any], source: str, path: str, depth: 
 
 
 def _check_port(value: object, source: str, path: str) -> None:
-    """autofix itself talks to the server on this port: it must be one."""
-    text = str(value).strip()
+    """autofix itself talks to the server on this port: it must be one. Words after it (a
+    positional argument of another engine's CLI, pasted along) are the search's to drop."""
+    first = value[0] if isinstance(value, list) and value else value
+    text = str(first).strip()
     if isinstance(value, bool) or not text.isdigit() or not 1 <= int(text) <= 65535:
         _fail(source, path, f"must be a TCP port number (1-65535), got {value!r}")
 

@@ -191,8 +191,9 @@ def propose(
         move = in_host_release(found, candidate, catalog)
         if move is None:
             continue
-        # A rename keeps the user's value under the parser's name: never a pinned-flag edit.
-        if any(e.op is not EditOp.RENAME and not e.op.on_env and flags.is_pinned(e.target, e.key) for e in move.edits):
+        # A rename keeps the user's value under the parser's name: never a pinned-flag edit;
+        # nor is keeping the first of the values a pinned flag was given.
+        if any(_edits_pin(e, candidate, flags) for e in move.edits):
             continue
         child = apply(candidate, move)
         if child.key in seen or any(child.has(flag) for flag in refused):
@@ -836,6 +837,15 @@ def _advised_edit(flag: str, value: str, flags: Flags) -> Edit | None:
     return Edit(EditOp.SET, flags.target(flag), on) if on is not None else None
 
 
+def _edits_pin(edit: Edit, candidate: Candidate, flags: Flags) -> bool:
+    """Whether ``edit`` changes what a pinned flag holds."""
+    if edit.op is EditOp.RENAME or edit.op.on_env or not flags.is_pinned(edit.target, edit.key):
+        return False
+    held = candidate.arg(edit.target)
+    keeps_first = edit.op is EditOp.SET and isinstance(held, tuple) and bool(held) and held[0] == edit.value
+    return not keeps_first
+
+
 def _class_moves(
     cls: FailureClass, diagnosis: Diagnosis, flags: Flags, resolved: Mapping[str, object], *, tuning: bool = False
 ) -> list[Move]:
@@ -973,7 +983,8 @@ def _extra_values(left_over: str, flags: Flags) -> list[Move]:
         info = flags.catalog.flag(name)
         if info is None or info.kind != "value" or not isinstance(value, tuple) or len(value) < 2:
             continue
-        if set(value[1:]) <= words and not flags.is_pinned(name):
+        if set(value[1:]) <= words:
+            # (of a pinned flag too: its first value is the one the user pinned)
             out.append(_inferred([Edit(EditOp.SET, name, value[0])], "argparse"))
     return out
 

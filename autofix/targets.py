@@ -96,7 +96,10 @@ class Target:
         """The port the candidate's server listens on, on this target (the engine's default
         when the candidate sets none: SGLang 30000, vLLM 8000)."""
         default = 8000 if self.family == "vllm" else 30000
-        return int(str(candidate.arg("port") or default)) + self.port_offset
+        value = candidate.arg("port") or default
+        # (words pasted after the port are the parser's to refuse: the port is the first)
+        first = value[0] if isinstance(value, tuple) and value else value
+        return int(str(first)) + self.port_offset
 
     def launch_env(self, candidate: Candidate) -> dict[str, str]:
         return {**dict(self.env), **candidate.env_dict()}
