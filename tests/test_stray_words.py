@@ -62,3 +62,10 @@ def test_a_foreign_flag_whose_sglang_flag_the_user_set_goes() -> None:
     child = apply(base, move)
     assert child.arg("model-path") == "/m" and not child.has("model-id"), move.label()
     assert child.arg("max-running-requests") == "8"
+
+
+def test_sglangs_own_abbreviation_given_a_switch_is_still_bad_input() -> None:
+    # --tp is SGLang's abbreviation of --tp-size (and other engines' --tp takes a number too):
+    # a switch there is no foreign flag, it is a missing number.
+    with pytest.raises(ConfigError, match="tp"):
+        parse_base("launch:\n  args:\n    model-path: /m\n    tp: true\n", source="b.yaml")
