@@ -28,7 +28,8 @@ from typing import Any, NoReturn
 
 import yaml
 
-from .errors import ConfigError
+from .catalog import Equivalent, normal_form, parse_equivalents
+from .errors import CatalogError, ConfigError
 from .meant import has_reading
 from .model import REDACTED, Candidate
 from .secrets import Secrets, known_secret_flags, known_untexted_flags, secret_env_name, secret_flag_name
@@ -276,6 +277,29 @@ def _flag_types(family: str) -> tuple[dict[str, str], dict[str, str], dict[str, 
     return flags, aliases, kinds
 
 
+def _foreign_switch(
+    spelling: str, flag: str, flags: Mapping[str, str], aliases: Mapping[str, str], family: str
+) -> bool:
+    """Whether ``spelling``, which the parser reads as a prefix of ``flag``, is another
+    engine's flag for another SGLang flag's job (strategies/<family>.equivalents.json)."""
+    if spelling in flags or spelling in aliases:
+        return False
+    reading = _equivalents(family).get(normal_form(spelling))
+    return reading is not None and reading.flag != flag
+
+
+@lru_cache(maxsize=4)
+def _equivalents(family: str) -> Mapping[str, Equivalent]:
+    """Other engines' flags read as the family's (facts); empty when there is no table."""
+    from .resources import data_path
+
+    path = data_path("strategies") / f"{family}.equivalents.json"
+    try:
+        return parse_equivalents(path.name, path.read_text(encoding="utf-8"))
+    except (OSError, CatalogError):
+        return {}
+
+
 def _known_flag(spelling: str, flags: Mapping[str, str], aliases: Mapping[str, str]) -> str | None:
     """The flag a spelling names as the parser reads it: itself, an alias, or a prefix that
     names one flag only (argparse's abbreviations: --tp is --tp-size)."""
@@ -299,11 +323,10 @@ def _check_value_types(args: Mapping[str, object], family: str, source: str) -> 
         what = _NUMBER_TYPES.get(flags.get(flag, "")) if flag else None
         if what is None or value is None or value is False:
             continue
-        # A switch under a prefix may be another engine's (llama.cpp's --swa-full, SGLang's
-        # --swa-full-tokens-ratio); words after a value that takes one are a paste's
-        # positional arguments: both the search's to read.
-        prefixed = str(spelling) not in flags and str(spelling) not in aliases
-        if prefixed and value is True:
+        # A switch under a prefix that is another engine's switch for another job
+        # (llama.cpp's --swa-full, SGLang's --swa-full-tokens-ratio); words after a value
+        # that takes one are a paste's positional arguments: both the search's to read.
+        if value is True and _foreign_switch(str(spelling), str(flag), flags, aliases, family):
             continue
         items = value if isinstance(value, list) else [value]
         for item in items if kinds.get(str(flag)) == "list" else items[:1]:
