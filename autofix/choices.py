@@ -10,6 +10,9 @@ from collections.abc import Mapping, Sequence
 
 from .meant import as_number
 
+# What a word asked of a mode's choices means, when the parser spells it otherwise: a
+# warning is logged and the server goes on; an error stops it. (General vocabulary, no
+# flag's answer: a word is read this way only for the choices it names.)
 MODE_WORDS: Mapping[str, tuple[str, ...]] = {
     "warn": ("log", "warning"),
     "warning": ("log", "warn"),
@@ -24,8 +27,6 @@ MODE_WORDS: Mapping[str, tuple[str, ...]] = {
     "disabled": ("none", "off", "disable", "false"),
     "disable": ("none", "off", "disabled", "false"),
 }
-
-
 NEAR_SPELLING = 0.8  # difflib's ratio of two spellings a typo apart
 
 

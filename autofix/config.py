@@ -264,10 +264,8 @@ def _flag_types(family: str) -> tuple[dict[str, str], dict[str, str], dict[str, 
     """flag -> its parser type, alias -> flag, and flag -> its kind (value, bool, list),
     from strategies/<family>.flags.json (the target's own parser as dumped: facts). Empty
     when the table is missing."""
-    from .resources import data_path
-
     try:
-        data = json.loads((data_path("strategies") / f"{family}.flags.json").read_text(encoding="utf-8"))
+        data = json.loads(_strategy_text(f"{family}.flags.json"))
     except (OSError, ValueError):
         return {}, {}, {}
     entries = {str(f): i for f, i in (data.get("flags") or {}).items() if isinstance(i, dict)}
@@ -291,13 +289,18 @@ def _foreign_switch(
 @lru_cache(maxsize=4)
 def _equivalents(family: str) -> Mapping[str, Equivalent]:
     """Other engines' flags read as the family's (facts); empty when there is no table."""
-    from .resources import data_path
-
-    path = data_path("strategies") / f"{family}.equivalents.json"
+    name = f"{family}.equivalents.json"
     try:
-        return parse_equivalents(path.name, path.read_text(encoding="utf-8"))
+        return parse_equivalents(name, _strategy_text(name))
     except (OSError, CatalogError):
         return {}
+
+
+def _strategy_text(name: str) -> str:
+    """A file of strategies/ (the installed copy, or the checkout's); OSError when missing."""
+    from .resources import data_path
+
+    return (data_path("strategies") / name).read_text(encoding="utf-8")
 
 
 def _known_flag(spelling: str, flags: Mapping[str, str], aliases: Mapping[str, str]) -> str | None:

@@ -262,7 +262,8 @@ _FROM = "\x00from:"
 
 # Choices that switch a feature off, whatever a parser calls them.
 OFF_WORDS = frozenset({"none", "null", "off", "disable", "disabled", "false", "no", "0", ""})
-# The words that turn a switch on.
+# The words that turn a switch on (given to a switch, argparse leaves one over:
+# "unrecognized arguments: true").
 ON_WORDS = frozenset({"true", "1", "yes", "on", "y", "t", "enable", "enabled"})
 
 

@@ -945,7 +945,7 @@ def _sizes_with_units(subject: Subject, flags: Flags) -> list[Move]:
     """A number the parser refused for how it is written (a unit, a percentage, a
     fraction), as the plain number it means (as_meant): the flags whose value the message
     quotes, else every such value the user set."""
-    text = f"{subject.exception}: {subject.said}\n{argparse_line(subject)}"
+    text = f"{subject.exception}: {_parser_text(subject)}"
     if not _NUMBER_REFUSED.search(text):
         return []
     sized = [(n, v, p) for n, v in flags.candidate.args if (p := _value_as_meant(v, n, flags.catalog)) is not None]
@@ -968,9 +968,6 @@ def _value_as_meant(value: ArgValue, flag: str, catalog: Catalog) -> ArgValue | 
     if any(m is None for m in mended) or mended == value:
         return None
     return tuple(str(m) for m in mended)
-
-
-# A switch given a value: argparse leaves the value over ("unrecognized arguments: true").
 
 
 def _extra_values(left_over: str, flags: Flags) -> list[Move]:
@@ -1149,9 +1146,6 @@ def _comma_list(typed: re.Match[str], flags: Flags) -> tuple[str, ...] | None:
     return tuple(parts)
 
 
-# What a word asked of a mode's choices means, when the parser spells it otherwise: a
-# warning is logged and the server goes on; an error stops it. (General vocabulary, no
-# flag's answer: a word is read this way only for the choices it names.)
 LONG_CHOICE_LIST = 10  # more choices than this: a near spelling may be chance
 
 

@@ -146,8 +146,8 @@ _QUOTED_THEN_ERROR = re.compile(
 # ("trips the assertion (`x.size(0) <= num_max_dispatch_tokens_per_rank`)").
 _ASSERTED = re.compile(r"`(?P<quote>[^`\n]{1,300}?(?:<=|>=|==|!=| < | > )[^`\n]{1,300}?)`")
 _ASSERT_WORD = re.compile(r"(?i)\bassert(?:s|ed|ion)?\b")
-# A message in backticks that says itself that something is wrong ("`... this should not happen`").
-# A message in backticks that states a failure with its detail ("`Capture cuda graph failed: x`").
+# A message in backticks that says itself that something is wrong ("`... this should not happen`"),
+# or states a failure with its detail ("`Capture cuda graph failed: x`").
 _SELF_SAYS = re.compile(
     r"`(?P<quote>[^`\n]{0,400}?(?i:should (?:not|never) happen|unexpected|mismatch|failed: |error: )[^`\n]{0,200})`"
 )
@@ -651,11 +651,13 @@ _ISSUE_TITLE = re.compile(rf"(?i)\s*(?:#\s|{_TITLE_TAG})")
 # The weakest failure words (_EVIDENCE's last weight), read only when nothing states more.
 _WEAK_EVIDENCE = re.compile(r"(?i)\binvalid\b|not supported|unsupported|\bunable\b|\bcannot\b|can't|mismatch")
 _NAMED_ERROR = re.compile(r"\b[A-Za-z_]\w*(?:Error|Exception)\b:")
+# A level word that opens a logged line (a prefix, not what the line says).
+_LEVEL = r"(?:ERROR|CRITICAL|FATAL)\b"
 # A line a program logged: a timestamp, a glog or rank prefix, a level word, an exception.
 # (A native library tags its lines with its source file: "[memory_saver.cpp] ...".)
 _LOGGED = re.compile(
     r"\s*(?:\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d|[EWFI]\d{4} \d\d:\d\d:\d\d|\[rank\d+\]|\[TP\d+|\(\w+ pid=\d+\)"
-    r"|(?:ERROR|CRITICAL|FATAL)\b|[A-Za-z_.]*(?:Error|Exception)\b[:(]|\[[\w.-]+\.(?:cpp|cc|cu|cuh|c|h|hpp|py)\])"
+    rf"|{_LEVEL}|[A-Za-z_.]*(?:Error|Exception)\b[:(]|\[[\w.-]+\.(?:cpp|cc|cu|cuh|c|h|hpp|py)\])"
 )
 # A logged line that says a failure happened elsewhere, not what it was: a traceback follows,
 # or the launcher saw a child die. (A paste may cut the traceback's header at the line's end.)
@@ -674,8 +676,7 @@ _OPTION_SET = rf"{_OPTION_NAME}(?:[= ][^\s-]\S*)?"
 _OPTIONS_ONLY = re.compile(rf"\s*{_OPTION_SET}(?:\s+{_OPTION_SET})*\s*")
 # A label a paste puts above what it shows ("Error:", "Log output:"): it states nothing.
 _LABEL_ONLY = re.compile(r"[\s#>*`-]*[\w .()-]{0,24}:[\s`]*")
-# A level word that opens a logged line is its prefix, not what it says.
-_LEVEL_WORD = re.compile(r"\s*(?:ERROR|CRITICAL|FATAL)\b")
+_LEVEL_WORD = re.compile(rf"\s*{_LEVEL}")
 # Where a logged line's prefix (a timestamp and level, a rank, a source tag) ends.
 LOG_PREFIX = 120
 EVIDENCE_LINE = 2000  # characters of a line read for evidence
