@@ -11,7 +11,8 @@ from __future__ import annotations
 import pytest
 
 from autofix.classify import classify
-from autofix.model import Gate
+from autofix.model import Candidate, Gate
+from autofix.repair import propose
 from autofix.tracebacks import parse_text
 
 from .proposing import FULL
@@ -71,9 +72,6 @@ def test_a_launch_failure_of_a_named_kernel_is_no_memory_fault() -> None:
 def test_a_fault_in_a_part_the_class_lists_keeps_the_class_order() -> None:
     # The graph runner's switch (all CUDA graphs off) is one of the class's own moves: its
     # order stands, and torch.compile (cheaper to lose) goes first.
-    from autofix.model import Candidate
-    from autofix.repair import propose
-
     paste = (
         "Traceback (most recent call last):\n"
         '  File "/opt/sglang/srt/model_executor/cuda_graph_runner.py", line 300, in capture\n'

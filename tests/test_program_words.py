@@ -16,10 +16,11 @@ These tests use their own pastes."""
 from __future__ import annotations
 
 from autofix.classify import classify
-from autofix.model import Gate
+from autofix.model import Candidate, Gate
+from autofix.repair import propose
 from autofix.tracebacks import parse_text
 
-from .proposing import subject_of
+from .proposing import FULL, subject_of
 
 _TEMPLATE = "### Checklist\n- [x] 1. I have searched related issues.\n### Describe the bug\n"
 
@@ -229,11 +230,6 @@ def test_a_quote_of_options_is_no_quoted_error() -> None:
 
 
 def test_a_bare_asserts_statement_does_not_let_repair_give_up_a_primary_choice_early() -> None:
-    from autofix.model import Candidate
-    from autofix.repair import propose
-
-    from .proposing import FULL
-
     paste = (
         "Traceback (most recent call last):\n"
         '  File "/opt/sglang/srt/server_args.py", line 1500, in handle_data_parallelism\n'
