@@ -154,10 +154,30 @@ def choose_subject(journal: Journal, package: str = "sglang") -> Subject | None:
             exc, _, msg = signal.line.partition(": ")
             return Subject(exc, msg, None, signal=signal)
         if signal is not None:
-            return Subject(kind, signal.line, None, signal=signal)
+            signal = _first_to_say(journal, signal)
+            return Subject(signal.kind, signal.line, None, signal=signal)
     if root is not None:
         return _exception_subject(root, package)
     return None
+
+
+# The error a failure line ends with ("...: NO_AVAILABLE_HANDLE"): a word, not a number.
+_ERROR_TAIL = re.compile(r": (?P<tail>[A-Za-z][\w .'-]{5,}?)\.?\s*$")
+
+
+def _first_to_say(journal: Journal, signal: Signal) -> Signal:
+    """The earliest printed line ending with the error ``signal`` ends with: a caller that
+    passes its callee's failure on prints it after the callee did."""
+    tail = _ERROR_TAIL.search(signal.line)
+    if tail is None:
+        return signal
+    for earlier in journal.signals:
+        if earlier is signal:
+            break
+        same = _ERROR_TAIL.search(earlier.line)
+        if not earlier.quoted and same is not None and same.group("tail") == tail.group("tail"):
+            return earlier
+    return signal
 
 
 def _exception_subject(root: Traceback, package: str) -> Subject:

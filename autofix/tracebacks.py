@@ -1305,7 +1305,7 @@ class JournalParser:
             if tb.awaiting_message and _TB_START not in body and not body.startswith("```"):
                 tb.message_lines, tb.awaiting_message = [body.strip()], False
                 return True
-            if _TB_START in body or (tb.orphan and body[:1] not in (" ", "\t")):
+            if _TB_START in body or (tb.orphan and body[:1] not in (" ", "\t") and not _nccl_detail(tb, body)):
                 self._finish(key, stream)
                 return False
             if len(tb.message_lines) < MAX_MESSAGE_LINES:
@@ -1506,6 +1506,20 @@ def _first_command(text: str) -> str:
 
 
 _SOURCE_SUFFIX = re.compile(r"\.(?:cuh?|cc|cpp|cxx|c|hh|hpp|h|inc|inl)$")
+
+
+# torch's NCCL error goes on over unindented lines: NCCL's error name and text, then
+# "Last error:" and, on the next line, what NCCL last saw fail.
+_NCCL_ERROR_NAME = re.compile(r"nccl[A-Z]\w*: ")
+_NCCL_LAST_ERROR = "Last error:"
+
+
+def _nccl_detail(tb: _Open, body: str) -> bool:
+    """Whether ``body`` continues the NCCL error an exception line quoted alone began."""
+    text = body.strip()
+    if _NCCL_ERROR_NAME.match(text) or text == _NCCL_LAST_ERROR:
+        return "NCCL" in tb.message_lines[0] if tb.message_lines else False
+    return bool(tb.message_lines) and tb.message_lines[-1].strip() == _NCCL_LAST_ERROR
 
 
 def _names_source_file(body: str, at: int) -> bool:

@@ -53,13 +53,7 @@ def test_nccls_last_error_continues_the_message_after_a_traceback() -> None:
 
 
 def test_a_line_unrelated_to_nccl_still_ends_a_pasted_error() -> None:
-    paste = (
-        "```\n"
-        "RuntimeError: CUDA error: out of memory\n"
-        "Last error:\n"
-        "see the attached screenshot\n"
-        "```\n"
-    )
+    paste = "```\nRuntimeError: CUDA error: out of memory\nLast error:\nsee the attached screenshot\n```\n"
     assert "see the attached screenshot" not in subject_of(paste)
 
 

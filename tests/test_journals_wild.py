@@ -311,8 +311,6 @@ MISSES = {
     "uccl-935": "round 21: measured after the round-26a engine was frozen (bc07aa9), not tuned on",
     "sglang-8324": "round 22: measured after the round-26b engine was frozen (81bc1bc), not tuned on",
     "sglang-10819": "round 22: measured after the round-26b engine was frozen (81bc1bc), not tuned on",
-    "sglang-6836": "round 22: measured after the round-26b engine was frozen (81bc1bc), not tuned on",
-    "sglang-1116": "round 23: measured after the round-26e engine was frozen (7575e74), not tuned on",
 }
 
 
