@@ -1,0 +1,64 @@
+"""Issue 14 round 27c, written before the change: two more wordings of running out of GPU
+memory.
+
+* The CUDA driver API's error as libraries print it, code and name: ``CUresult error: 2
+  (out of memory)`` (CUresult 2 is CUDA_ERROR_OUT_OF_MEMORY), or ``CUDA driver error: out
+  of memory``. It is CUDA out of memory: a smaller static pool.
+* SGLang's KV-pool refusal cut after its first sentence: ``RuntimeError: Not enough
+  memory`` alone, the ". Please try to increase --mem-fraction-static" lost, is still the
+  static pool leaving no room for the KV cache: a larger fraction, never a smaller one.
+  A longer message that only begins with those words is another failure.
+
+These tests use their own pastes."""
+
+from __future__ import annotations
+
+import pytest
+
+from autofix.classify import classify
+from autofix.model import Candidate, Gate
+from autofix.repair import propose
+from autofix.tracebacks import parse_text
+
+from .proposing import FULL
+
+
+def _diagnosis(paste: str):  # type: ignore[no-untyped-def]
+    return classify(parse_text(paste), FULL, Gate.START)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "[torch_memory_saver.cpp] CUresult error: 2 (out of memory) file=csrc/utils.h func=cu_mem_create line=190",
+        "RuntimeError: CUDA driver error: out of memory",
+    ],
+)
+def test_the_driver_apis_out_of_memory_lowers_the_static_pool(line: str) -> None:
+    paste = f"[2026-02-01 12:00:00 TP0] Load weight end. mem usage=30.1 GB.\n{line}\n"
+    diagnosis = _diagnosis(paste)
+    assert diagnosis.failure.class_id == "cuda-oom-load"
+    candidate = Candidate.build({"model-path": "/m", "mem-fraction-static": 0.85})
+    first = propose(candidate, diagnosis, FULL)[0].move
+    assert first.edits[0].flag == "mem-fraction-static"
+    assert float(first.edits[0].value) < 0.85  # type: ignore[arg-type]
+
+
+def test_a_cut_not_enough_memory_raises_the_static_pool() -> None:
+    paste = (
+        "[2026-02-01 12:00:00 TP0] Scheduler hit an exception: Traceback (most recent call last):\n"
+        '  File "/opt/sglang/srt/model_executor/model_runner.py", line 1500, in init_memory_pool\n'
+        '    raise RuntimeError("Not enough memory. Please try to increase --mem-fraction-static.")\n'
+        "RuntimeError: Not enough memory\n"
+    )
+    diagnosis = _diagnosis(paste)
+    assert diagnosis.failure.class_id == "kv-pool-too-small"
+    candidate = Candidate.build({"model-path": "/m", "mem-fraction-static": 0.7})
+    first = propose(candidate, diagnosis, FULL)[0].move
+    assert first.edits[0].flag == "mem-fraction-static"
+    assert float(first.edits[0].value) > 0.7  # type: ignore[arg-type]
+
+
+def test_a_longer_message_beginning_not_enough_memory_is_another_failure() -> None:
+    paste = "RuntimeError: Not enough memory to pin the host buffer of 64 GiB for the hierarchical cache\n"
+    assert _diagnosis(paste).failure.class_id != "kv-pool-too-small"
