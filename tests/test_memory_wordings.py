@@ -40,7 +40,7 @@ def test_the_driver_apis_out_of_memory_lowers_the_static_pool(line: str) -> None
     assert diagnosis.failure.class_id == "cuda-oom-load"
     candidate = Candidate.build({"model-path": "/m", "mem-fraction-static": 0.85})
     first = propose(candidate, diagnosis, FULL)[0].move
-    assert first.edits[0].flag == "mem-fraction-static"
+    assert first.edits[0].target == "mem-fraction-static"
     assert float(first.edits[0].value) < 0.85  # type: ignore[arg-type]
 
 
@@ -55,7 +55,7 @@ def test_a_cut_not_enough_memory_raises_the_static_pool() -> None:
     assert diagnosis.failure.class_id == "kv-pool-too-small"
     candidate = Candidate.build({"model-path": "/m", "mem-fraction-static": 0.7})
     first = propose(candidate, diagnosis, FULL)[0].move
-    assert first.edits[0].flag == "mem-fraction-static"
+    assert first.edits[0].target == "mem-fraction-static"
     assert float(first.edits[0].value) > 0.7  # type: ignore[arg-type]
 
 
