@@ -2,8 +2,9 @@
 memory.
 
 * The CUDA driver API's error as libraries print it, code and name: ``CUresult error: 2
-  (out of memory)`` (CUresult 2 is CUDA_ERROR_OUT_OF_MEMORY), or ``CUDA driver error: out
-  of memory``. It is CUDA out of memory: a smaller static pool.
+  (out of memory)`` or the code alone, ``CUresult error  result=2`` (CUresult 2 is
+  CUDA_ERROR_OUT_OF_MEMORY), or ``CUDA driver error: out of memory``. It is CUDA out of
+  memory: a smaller static pool. Another code (``result=1``, an invalid value) is not.
 * SGLang's KV-pool refusal cut after its first sentence: ``RuntimeError: Not enough
   memory`` alone, the ". Please try to increase --mem-fraction-static" lost, is still the
   static pool leaving no room for the KV cache: a larger fraction, never a smaller one.
@@ -32,6 +33,7 @@ def _diagnosis(paste: str):  # type: ignore[no-untyped-def]
     [
         "[torch_memory_saver.cpp] CUresult error: 2 (out of memory) file=csrc/utils.h func=cu_mem_create line=190",
         "RuntimeError: CUDA driver error: out of memory",
+        "[torch_memory_saver.cpp] CUresult error  result=2 file=csrc/torch_memory_saver.cpp func=cu_mem_create line=104",
     ],
 )
 def test_the_driver_apis_out_of_memory_lowers_the_static_pool(line: str) -> None:
@@ -42,6 +44,11 @@ def test_the_driver_apis_out_of_memory_lowers_the_static_pool(line: str) -> None
     first = propose(candidate, diagnosis, FULL)[0].move
     assert first.edits[0].target == "mem-fraction-static"
     assert float(first.edits[0].value) < 0.85  # type: ignore[arg-type]
+
+
+def test_another_driver_api_error_code_is_no_out_of_memory() -> None:
+    paste = "[torch_memory_saver.cpp] CUresult error  result=1 file=csrc/torch_memory_saver.cpp func=resume line=180\n"
+    assert _diagnosis(paste).failure.class_id != "cuda-oom-load"
 
 
 def test_a_cut_not_enough_memory_raises_the_static_pool() -> None:
