@@ -59,10 +59,12 @@ MAX_STREAMS = 4096
 
 _MONTHS = "Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec"
 _MONTH_SET = frozenset(_MONTHS.split("|"))
-# journalctl -o short: "May 25 19:34:29 host ident[pid]: msg"; short-iso / short-precise too.
+# journalctl -o short: "May 25 19:34:29 host ident[pid]: msg"; short-iso / short-precise too,
+# and short-monotonic ("[ 1234.567890] host ident[pid]: msg", seconds since boot).
 _JOURNAL_SHORT = re.compile(
     rf"^(?:(?:{_MONTHS}) [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)?"
-    r"|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:[+-]\d\d:?\d\d|Z)?)"
+    r"|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:[+-]\d\d:?\d\d|Z)?"
+    r"|\[ *\d+\.\d{6}\])"
     r" (?P<host>\S+) (?P<ident>[^\s\[:]+)(?:\[(?P<pid>\d+)\])?: ?(?P<msg>.*)$"
 )
 # SGLang's logger: "[%(asctime)s{.ms}{ prefix}] msg", prefix like " TP0", " DP1 TP3", " PP0 TP1".
@@ -85,6 +87,13 @@ _RAY = re.compile(r"^\((?P<name>[\w.-]+) pid=(?P<pid>\d+)(?:, ip=[\w.:]+)?\)(?: 
 # The same prefix anywhere in a line: a Ray worker's lines joined into one (a web page's copy).
 _RAY_ANY = re.compile(r"\([\w.-]+ pid=\d+(?:, ip=[\w.:]+)?\)(?: |$)")
 _DOCKER_TS = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ")
+# The CRI log file's (containerd, CRI-O: /var/log/pods/*/*.log) after its timestamp: the
+# stream and whether the line is whole (F) or a part of a longer one (P).
+_CRI_STREAM = re.compile(r"^(?:stdout|stderr) [FP] ")
+# Slurm's `srun --label`: the task's number before each line its task printed.
+_SRUN_LABEL = re.compile(r"^(?P<task>\d{1,4}): ")
+# A terminal's colours (ANSI control sequences), kept when a log is copied from one.
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 # A cloud log viewer's export (Google Cloud Logging, `gcloud logging read --format`): the
 # entry's severity, then its RFC 3339 timestamp, before what the container printed.
 _CLOUD_SEVERITY = re.compile(
@@ -426,7 +435,13 @@ def _container(line: str) -> tuple[str, str]:
         stamped = _DOCKER_TS.match(line)
         if stamped is not None:
             line = line[stamped.end() :]
+            if line[:3] == "std" and (cri := _CRI_STREAM.match(line)) is not None:
+                line = line[cri.end() :]
             first = line[:1]
+    if first.isdigit() and ": " in line[1:6]:
+        task = _SRUN_LABEL.match(line)
+        if task is not None:
+            return f"task:{task.group('task')}", line[task.end() :]
     if first == "(":
         ray = _RAY.match(line)
         if ray is not None:
@@ -471,7 +486,11 @@ def _split(line: str) -> _Line | None:
             return _Line(head.pid_key, head.rank, head.body, parts if len(parts) > 1 else ())
     if line[:2] == "--" and _JOURNAL_META.match(line):
         return None
-    if (line[3:4] == " " and line[:3] in _MONTH_SET) or (line[4:5] == "-" and line[:1].isdigit()):
+    if (
+        (line[3:4] == " " and line[:3] in _MONTH_SET)
+        or (line[4:5] == "-" and line[:1].isdigit())
+        or (line[:1] == "[" and line[1:2] in " 0123456789" and "] " in line[:24])
+    ):
         match = _JOURNAL_SHORT.match(line)
         if match is not None and _looks_like_journal(match):
             return _sglang(f"pid:{match.group('ident')}[{match.group('pid') or ''}]", match.group("msg"))
@@ -1039,6 +1058,8 @@ class JournalParser:
     def _process(self, line: str) -> None:
         if len(line) > MAX_LINE:
             line = line[:MAX_LINE]
+        if "\x1b" in line:
+            line = _ANSI.sub("", line)
         if not line:
             self._blank_line()
             return
@@ -1538,14 +1559,32 @@ def _looks_like_journal(match: re.Match[str]) -> bool:
     return bool(match.group("ident"))
 
 
+# Where a JSON log line keeps what the process printed: journald's MESSAGE, Docker's json-file
+# driver and fluentd's "log", Google Cloud's "textPayload", Loki's "line"; a structured
+# logger's "message" / "msg" only beside its level or time (else it is a payload's field).
+_JSON_LINE_KEYS = ("MESSAGE", "log", "textPayload", "line")
+_JSON_MESSAGE_KEYS = ("message", "msg")
+_JSON_LOGGER_KEYS = frozenset({"level", "levelname", "severity", "time", "timestamp", "@timestamp", "ts"})
+
+
+def _json_text_key(entry: dict[str, object]) -> str | None:
+    for key in _JSON_LINE_KEYS:
+        if key in entry:
+            return key
+    if _JSON_LOGGER_KEYS.isdisjoint(entry):
+        return None
+    return next((key for key in _JSON_MESSAGE_KEYS if isinstance(entry.get(key), str)), None)
+
+
 def _json_entry(line: str) -> tuple[str, str] | None:
     try:
         entry = json.loads(line)
     except ValueError:
         return None
-    if not isinstance(entry, dict) or "MESSAGE" not in entry:
+    key = _json_text_key(entry) if isinstance(entry, dict) else None
+    if key is None:
         return None
-    message = entry["MESSAGE"]
+    message = entry[key]
     if isinstance(message, list):  # journald's form for a MESSAGE that is not UTF-8
         try:
             message = bytes(int(b) & 0xFF for b in message).decode("utf-8", errors="replace")
@@ -1553,6 +1592,8 @@ def _json_entry(line: str) -> tuple[str, str] | None:
             message = ""
     elif message is None:
         message = ""
+    elif isinstance(message, str) and message.endswith("\n"):
+        message = message[:-1]  # Docker's json-file keeps each line's newline
     pid = str(entry.get("_PID") or entry.get("SYSLOG_PID") or "")
     ident = str(entry.get("SYSLOG_IDENTIFIER") or entry.get("_COMM") or "")
     return (f"{ident}[{pid}]" if pid or ident else ""), str(message)

@@ -244,7 +244,6 @@ MISSES = {
     "sglang-7495": "round 9: prose, a title or a template without the error line (after the freeze, not tuned on)",
     "sglang-13202": "round 9: prose, a title or a template without the error line (after the freeze, not tuned on)",
     "sglang-pr28914": "round 7: an assertion quoted in backticks in a pull request's numbered list",
-    "sglang-4096": "round 10: measured after the round's engine was frozen (d8ba6c2), not tuned on",
     "sglang-23865": "round 10: measured after the round's engine was frozen (d8ba6c2), not tuned on",
     "sglang-pr8016": "round 10: measured after the round's engine was frozen (d8ba6c2), not tuned on",
     "angelslim-16": "round 10: measured after the round's engine was frozen (d8ba6c2), not tuned on",

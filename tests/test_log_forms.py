@@ -20,7 +20,11 @@ from collections.abc import Callable
 
 import pytest
 
-from .proposing import subject_of
+from autofix.classify import classify
+from autofix.model import Gate
+from autofix.tracebacks import parse_text
+
+from .proposing import FULL, subject_of
 
 _TRACEBACK = [
     "[2026-01-02 10:00:00 TP0] Scheduler hit an exception: Traceback (most recent call last):",
@@ -54,8 +58,15 @@ FORMS: dict[str, Callable[[str], str]] = {
 
 @pytest.mark.parametrize("form", list(FORMS))
 def test_the_traceback_is_read_in_every_form(form: str) -> None:
-    paste = "\n".join(FORMS[form](line) for line in _TRACEBACK) + "\n"
-    assert subject_of(paste).startswith(_FAILURE)  # the traceback's exception, not a line quoting it
+    _assert_traceback_read("\n".join(FORMS[form](line) for line in _TRACEBACK) + "\n")
+
+
+def _assert_traceback_read(paste: str) -> None:
+    """The subject is the traceback's exception with its frames, not a line quoting it."""
+    subject = classify(parse_text(paste), FULL, Gate.START).subject
+    assert f"{subject.exception}: {subject.message}" == _FAILURE
+    assert subject.traceback is not None
+    assert [f.function for f in subject.traceback.frames] == ["run_scheduler_process", "init_memory_pool"]
 
 
 def test_srun_tasks_interleaved_keep_their_own_tracebacks() -> None:
@@ -63,12 +74,12 @@ def test_srun_tasks_interleaved_keep_their_own_tracebacks() -> None:
     lines = [f"1: {first[0]}", f"0: {first[0]}"]
     lines += [f"{task}: {line}" for line in first[1:] for task in (0, 1)]
     lines += [f"{task}: {line}" for line in second for task in (0, 1)]
-    assert subject_of("\n".join(lines) + "\n").startswith(_FAILURE)
+    _assert_traceback_read("\n".join(lines) + "\n")
 
 
 def test_a_json_line_of_the_servers_own_output_is_not_unwrapped_into_something_else() -> None:
     paste = (
-        "$ curl localhost:30000/generate -d '{\"text\": \"hi\"}'\n"
+        '$ curl localhost:30000/generate -d \'{"text": "hi"}\'\n'
         '{"object": "error", "message": "The input (70000 tokens) is longer than the model\'s context length (40960).", '
         '"type": "BadRequestError", "code": 400}\n'
     )
