@@ -14,6 +14,8 @@ These tests use their own pastes."""
 
 from __future__ import annotations
 
+import pytest
+
 from .proposing import subject_of
 
 
@@ -75,3 +77,40 @@ def test_failure_lines_ending_in_different_errors_keep_their_order_of_strength()
         "E0616 07:25:02.248379 40411 store_py.cpp:372] Put operation failed with error: SEGMENT_NOT_FOUND\n"
     )
     assert "SEGMENT_NOT_FOUND" in subject_of(paste)
+
+
+# Round 27f, written before the change (after round 24's misses were read): a fence closes
+# the pasted message, and a process said to be dead, or data said to be corrupt, is a failure.
+
+
+def test_a_code_fence_after_a_bare_assertion_is_no_message() -> None:
+    paste = (
+        "# [Bug] the target crashes in the chunked prefix cache path\n\n"
+        "When serving with EAGLE3 the server may crash after `kv cache full` warnings with an `AssertionError`:\n\n"
+        "```\n"
+        'File ".../flashattention_backend.py", line 832, in forward_extend\n'
+        "    assert not get_global_server_args().disable_chunked_prefix_cache\n"
+        "AssertionError\n"
+        "```\n\n"
+        "The issue is caused by the draft and the target sharing global arguments.\n"
+    )
+    assert "assert not get_global_server_args().disable_chunked_prefix_cache" in subject_of(paste)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "[12-11 17:52:52] Rank 0 scheduler is dead. Please check if there are relevant logs.",
+        "[2026-04-07 13:24:13 TP0] Context corruption detected: request 3b5d received metadata of another room.",
+        "[2026-04-07 13:24:13 TP0] The detokenizer process died unexpectedly.",
+    ],
+)
+def test_a_logged_line_saying_a_process_is_dead_or_data_corrupt_beats_the_title(line: str) -> None:
+    paste = (
+        "# Failed to deploy a model on the new release\n\n"
+        "```\n"
+        "[12-11 17:47:40] Loading model from 3 safetensors files\n"
+        f"{line}\n"
+        "```\n"
+    )
+    assert line.split("] ", 1)[1] in subject_of(paste)
