@@ -643,7 +643,7 @@ _EVIDENCE: tuple[tuple[int, re.Pattern[str]], ...] = (
         re.compile(
             r"(?i)error|exception\b|\bfail(?:s|ed|ing|ure)?\b|\bcrash|\babort|\bassert|\bhang(?:s|ing)?\b"
             r"|\bhung\b|\bstuck\b|\bfreez|\btime[sd]? ?out\b|\btimeout|\bkilled\b|no kernel image|cannot allocate"
-            r"|not enough memory"
+            r"|not enough memory|\b(?:is|was|are|were) dead\b|\bdied\b|\bcorrupt(?:ed|ion)?\b"
         ),
     ),
     (
@@ -657,7 +657,7 @@ _EVIDENCE: tuple[tuple[int, re.Pattern[str]], ...] = (
 # Any of them, in a lower-cased line: the cheap test first.
 _EVIDENCE_HINT = re.compile(
     r"error|exception|fail|crash|abort|assert|hang|hung|stuck|freez|time[sd]? ?out|timeout|killed|memory|\boom\b"
-    r"|segmentation|core dumped|fatal|deadlock|panic|no kernel image"
+    r"|segmentation|core dumped|fatal|deadlock|panic|no kernel image|dead|died|corrupt"
 )
 # Lines that say nothing of this failure whatever words they hold: a traceback's frames, an
 # issue template's checklist and boilerplate.
@@ -672,10 +672,11 @@ _WEAK_EVIDENCE = re.compile(r"(?i)\binvalid\b|not supported|unsupported|\bunable
 _NAMED_ERROR = re.compile(r"\b[A-Za-z_]\w*(?:Error|Exception)\b:")
 # A level word that opens a logged line (a prefix, not what the line says).
 _LEVEL = r"(?:ERROR|CRITICAL|FATAL)\b"
-# A line a program logged: a timestamp, a glog or rank prefix, a level word, an exception.
+# A line a program logged: a timestamp (the year may be left out: "[12-11 17:52:52]"), a glog
+# or rank prefix, a level word, an exception.
 # (A native library tags its lines with its source file: "[memory_saver.cpp] ...".)
 _LOGGED = re.compile(
-    r"\s*(?:\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d|[EWFI]\d{4} \d\d:\d\d:\d\d|\[rank\d+\]|\[TP\d+|\(\w+ pid=\d+\)"
+    r"\s*(?:\[?(?:\d{4}-)?\d\d-\d\d[ T]\d\d:\d\d|[EWFI]\d{4} \d\d:\d\d:\d\d|\[rank\d+\]|\[TP\d+|\(\w+ pid=\d+\)"
     rf"|{_LEVEL}|[A-Za-z_.]*(?:Error|Exception)\b[:(]|\[[\w.-]+\.(?:cpp|cc|cu|cuh|c|h|hpp|py)\])"
 )
 # A logged line that says a failure happened elsewhere, not what it was: a traceback follows,
@@ -1326,7 +1327,11 @@ class JournalParser:
             if tb.awaiting_message and _TB_START not in body and not body.startswith("```"):
                 tb.message_lines, tb.awaiting_message = [body.strip()], False
                 return True
-            if _TB_START in body or (tb.orphan and body[:1] not in (" ", "\t") and not _nccl_detail(tb, body)):
+            if (
+                _TB_START in body
+                or (tb.orphan and body[:1] not in (" ", "\t") and not _nccl_detail(tb, body))
+                or body.startswith("```")  # the fence closing the paste
+            ):
                 self._finish(key, stream)
                 return False
             if len(tb.message_lines) < MAX_MESSAGE_LINES:

@@ -310,6 +310,10 @@ MISSES = {
     "uccl-935": "round 21: measured after the round-26a engine was frozen (bc07aa9), not tuned on",
     "sglang-8324": "round 22: measured after the round-26b engine was frozen (81bc1bc), not tuned on",
     "sglang-10819": "round 22: measured after the round-26b engine was frozen (81bc1bc), not tuned on",
+    "lmcache-2084": "round 24: measured after the round-27e engine was frozen (c1b9e28), not tuned on",
+    "sglang-12464": "round 24: measured after the round-27e engine was frozen (c1b9e28), not tuned on",
+    "sglang-docs-ascend-faq": "round 24: measured after the round-27e engine was frozen (c1b9e28), not tuned on",
+    "sglang-40797": "round 24: measured after the round-27e engine was frozen (c1b9e28), not tuned on",
 }
 
 
