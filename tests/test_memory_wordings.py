@@ -69,3 +69,28 @@ def test_a_cut_not_enough_memory_raises_the_static_pool() -> None:
 def test_a_longer_message_beginning_not_enough_memory_is_another_failure() -> None:
     paste = "RuntimeError: Not enough memory to pin the host buffer of 64 GiB for the hierarchical cache\n"
     assert _diagnosis(paste).failure.class_id != "kv-pool-too-small"
+
+
+# Round 27g, written before the change (after round 24's misses were read): SGLang's check
+# that the TP ranks' GPUs have the same free memory before loading (other processes hold
+# some: a colocated trainer, a leftover server) has its own switch, an environment variable:
+# SGLANG_ENABLE_TP_MEMORY_INBALANCE_CHECK=false since 0.5 (a warning instead), and
+# SGL_DISABLE_TP_MEMORY_INBALANCE_CHECK before. Setting both serves every release.
+
+
+def test_unbalanced_gpu_memory_across_tp_ranks_turns_the_check_into_a_warning() -> None:
+    paste = (
+        "[2026-02-01 12:00:00 TP1] Scheduler hit an exception: Traceback (most recent call last):\n"
+        '  File "/opt/sglang/srt/model_executor/model_runner.py", line 1228, in init_torch_distributed\n'
+        "    raise RuntimeError(msg)\n"
+        "RuntimeError: The memory capacity is unbalanced. Some GPUs may be occupied by other processes. "
+        "pre_model_load_memory=61.2, local_gpu_memory=79.1, local_gpu_memory * 0.9=71.19\n"
+    )
+    diagnosis = _diagnosis(paste)
+    assert diagnosis.failure.class_id == "tp-memory-unbalanced"
+    candidate = Candidate.build({"model-path": "/m", "tp": 4})
+    first = propose(candidate, diagnosis, FULL)[0].move
+    assert {(e.op.value, e.target, e.value) for e in first.edits} == {
+        ("set_env", "SGLANG_ENABLE_TP_MEMORY_INBALANCE_CHECK", "false"),
+        ("set_env", "SGL_DISABLE_TP_MEMORY_INBALANCE_CHECK", "1"),
+    }
