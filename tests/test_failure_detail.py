@@ -114,3 +114,29 @@ def test_a_logged_line_saying_a_process_is_dead_or_data_corrupt_beats_the_title(
         "```\n"
     )
     assert line.split("] ", 1)[1] in subject_of(paste)
+
+
+# Round 27i, written before the change (after round 24's misses were read): a traceback cut
+# before its exception line says where a process died, not what killed it; the line the
+# same process printed just before it, when that line states a failure, says what.
+
+
+def _cut_paste(before: str) -> str:
+    return (
+        "# [Bug] the server is crashing with the following stack trace\n\n"
+        f"sglang_service-1  | [2026-09-15 13:53:07 TP0] {before}\n"
+        "sglang_service-1  | [2026-09-15 13:53:07 TP0] Scheduler hit an exception: Traceback (most recent call last):\n"
+        'sglang_service-1  |   File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 4947, in run\n'
+        "sglang_service-1  |     scheduler.run_event_loop()\n"
+        'sglang_service-1  |   File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 1662, in run_ev'
+    )
+
+
+def test_the_failure_its_process_printed_before_a_cut_traceback_is_the_root() -> None:
+    line = "Number of tokens in the multimodal embedding does not match those in the input text. Got 279 and 260."
+    assert line in subject_of(_cut_paste(line))
+
+
+def test_an_ordinary_line_before_a_cut_traceback_leaves_the_title() -> None:
+    line = "Prefill batch. #new-seq: 1, #new-token: 279, #cached-token: 0, token usage: 0.01"
+    assert "crashing with the following stack trace" in subject_of(_cut_paste(line))
