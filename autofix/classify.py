@@ -212,6 +212,13 @@ _ADVICE = re.compile(
 MAX_ADVICE = 6
 
 
+def _said_before_the_cut(journal: Journal) -> Subject | None:
+    """A traceback cut before its exception line says where a process died, not what
+    killed it: the newest line its rank printed before it that states a failure."""
+    cut = next((tb for tb in journal.tracebacks if not tb.exc_type and tb.said_before), None)
+    return Subject("error_line", cut.said_before, None) if cut is not None else None
+
+
 def advice_lines(journal: Journal, subject: Subject) -> tuple[str, ...]:
     """The log's own advice near the failure: lines the failing process printed before its
     traceback, and the journal's last lines (a failure line's advice follows it)."""
@@ -380,6 +387,8 @@ def classify(
     nothing that does (a timeout, an exit without output).
     """
     subject = choose_subject(journal, package)
+    if subject is None and fallback is None:
+        subject = _said_before_the_cut(journal)
     if subject is None and fallback is None and journal.likely_error:
         # A paste no reading explains: the line that states the most failure. (A search
         # knows what its process did, a timeout or an exit, and says so instead.)

@@ -260,6 +260,9 @@ class Traceback:
     chain: str = ""
     # SGLang log lines and warnings printed by the same process just before it.
     preceding: tuple[str, ...] = ()
+    # The newest of them that carried the rank's own prefix and states a failure: what a
+    # traceback cut before its exception line died of (a user's sentences carry no prefix).
+    said_before: str = ""
     # What the first line of the traceback followed, e.g. "Scheduler hit an exception:".
     lead: str = ""
     # Frames left out of the middle of a traceback deeper than MAX_FRAMES.
@@ -392,6 +395,7 @@ class _Open:
     order: int
     preceding: tuple[str, ...]
     last_line: int
+    said_before: str = ""
     # (file, line, function, source): Frames are made only for what is kept, at the end.
     frames: list[_RawFrame] = field(default_factory=list)  # the outermost HEAD_FRAMES, then ...
     inner: deque[_RawFrame] | None = None  # ... the innermost (made when the head is full)
@@ -650,7 +654,7 @@ _EVIDENCE: tuple[tuple[int, re.Pattern[str]], ...] = (
         1,
         re.compile(
             r"(?i)\binvalid\b|not supported|unsupported|\bunable\b|\bcannot\b|can't|longer than|exceed"
-            r"|mismatch|unexpected|refused|denied|not found"
+            r"|mismatch|unexpected|refused|denied|not found|(?:does|do|did) not match|doesn't match"
         ),
     ),
 )
@@ -668,7 +672,9 @@ _NO_EVIDENCE = re.compile(
 # The issue's own title (one '#', or a bracketed tag), not a template's section heading.
 _ISSUE_TITLE = re.compile(rf"(?i)\s*(?:#\s|{_TITLE_TAG})")
 # The weakest failure words (_EVIDENCE's last weight), read only when nothing states more.
-_WEAK_EVIDENCE = re.compile(r"(?i)\binvalid\b|not supported|unsupported|\bunable\b|\bcannot\b|can't|mismatch")
+_WEAK_EVIDENCE = re.compile(
+    r"(?i)\binvalid\b|not supported|unsupported|\bunable\b|\bcannot\b|can't|mismatch|not match|n't match"
+)
 _NAMED_ERROR = re.compile(r"\b[A-Za-z_]\w*(?:Error|Exception)\b:")
 # A level word that opens a logged line (a prefix, not what the line says).
 _LEVEL = r"(?:ERROR|CRITICAL|FATAL)\b"
@@ -1242,24 +1248,28 @@ class JournalParser:
                 self._dropped += 1
                 return
         self._order += 1
+        preceding, said_before = self._preceding(key)
         stream.open = _Open(
             lead=lead,
             rank=stream.rank,
             order=self._order,
-            preceding=self._preceding(key),
+            preceding=preceding,
             last_line=self._line_no(),
+            said_before=said_before,
         )
         self._open_keys[key] = None
         self._open_of_pid.setdefault(_pid_of(key), {})[key] = None
         self._heard[key] = None
 
-    def _preceding(self, key: str) -> tuple[str, ...]:
-        """The last few lines the same process printed before this traceback."""
+    def _preceding(self, key: str) -> tuple[tuple[str, ...], str]:
+        """The last few lines the same process printed before this traceback, and the
+        newest of them with the rank's own prefix that states a failure ("" if none)."""
         pid_key, _, rank = key.partition("|")
         # A journal line of this process names it ("python[123]"): a substring test skips
         # other processes' lines before the costlier split.
         needle = pid_key[4:].removesuffix("[]") if pid_key.startswith("pid:") else ""
         found: list[str] = []
+        said = ""
         scanned = 0
         for line in self._recent_lines_backwards():
             scanned += 1
@@ -1274,8 +1284,11 @@ class JournalParser:
                 continue
             if _TB_START in split.body:
                 break  # the previous traceback of this process: context ends there
-            found.append(split.body.strip())
-        return tuple(reversed(found))
+            body = split.body.strip()
+            found.append(body)
+            if not said and rank and split.rank == rank and failure_evidence(body) > 0:
+                said = body
+        return tuple(reversed(found)), said
 
     def _recent_lines_backwards(self) -> Iterator[str]:
         if self._block_index >= 0:
@@ -1358,6 +1371,7 @@ class JournalParser:
                     order=tb.order,
                     preceding=tb.preceding,
                     last_line=self._line_no(),
+                    said_before=tb.said_before,
                     chain=tb.state.split(":", 1)[1],
                     first=tb.first,
                     recent=tb.recent,
@@ -1406,6 +1420,7 @@ class JournalParser:
             truncated=truncated or not tb.exc_type,
             chain=tb.chain,
             preceding=tb.preceding,
+            said_before=tb.said_before,
             lead=tb.lead,
         )
 

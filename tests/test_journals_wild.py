@@ -313,7 +313,6 @@ MISSES = {
     "lmcache-2084": "round 24: measured after the round-27e engine was frozen (c1b9e28), not tuned on",
     "sglang-12464": "round 24: measured after the round-27e engine was frozen (c1b9e28), not tuned on",
     "sglang-docs-ascend-faq": "round 24: measured after the round-27e engine was frozen (c1b9e28), not tuned on",
-    "sglang-40797": "round 24: measured after the round-27e engine was frozen (c1b9e28), not tuned on",
 }
 
 
