@@ -84,3 +84,42 @@ def test_a_json_line_of_the_servers_own_output_is_not_unwrapped_into_something_e
         '"type": "BadRequestError", "code": 400}\n'
     )
     assert "is longer than the model's context length (40960)" in subject_of(paste)
+
+
+# Round 27j, written before the change: Python's exception groups (3.11+; anyio's task groups
+# under SGLang's HTTP server print them) nest each sub-exception's traceback behind "| "
+# margins and "+-+---- 1 ----" separators. The group only says its task group failed: the
+# sub-exception, read as an ordinary traceback, is the failure.
+
+_GROUP = """[2026-01-02 10:00:00] ERROR:    Exception in ASGI application
+  + Exception Group Traceback (most recent call last):
+  |   File "/usr/lib/python3/dist-packages/starlette/_utils.py", line 76, in collapse_excgroups
+  |     yield
+  |   File "/usr/lib/python3/dist-packages/anyio/_backends/_asyncio.py", line 772, in __aexit__
+  |     raise BaseExceptionGroup(
+  | ExceptionGroup: unhandled errors in a TaskGroup (1 sub-exception)
+  +-+---------------- 1 ----------------
+    | Traceback (most recent call last):
+    |   File "/usr/lib/python3/dist-packages/sglang/srt/entrypoints/http_server.py", line 500, in generate_request
+    |     ret = await _global_state.tokenizer_manager.generate_request(obj, request).__anext__()
+    |   File "/usr/lib/python3/dist-packages/sglang/srt/managers/tokenizer_manager.py", line 900, in _validate_one_request
+    |     raise ValueError(
+    | ValueError: The input (70000 tokens) is longer than the model's context length (40960 tokens).
+    +------------------------------------
+"""
+
+
+def test_the_sub_exception_of_an_exception_group_is_the_failure() -> None:
+    subject = classify(parse_text(_GROUP), FULL, Gate.START).subject
+    assert subject.exception == "ValueError"
+    assert subject.message == "The input (70000 tokens) is longer than the model's context length (40960 tokens)."
+    assert subject.traceback is not None
+    assert [f.function for f in subject.traceback.frames] == ["generate_request", "_validate_one_request"]
+
+
+def test_a_markdown_table_keeps_its_pipes() -> None:
+    paste = (
+        "| --mem-fraction-static | CUDA OOM? |\n"
+        "| 0.9 | RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB |\n"
+    )
+    assert "CUDA out of memory" in subject_of(paste)
