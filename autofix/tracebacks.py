@@ -92,6 +92,10 @@ _DOCKER_TS = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ")
 _CRI_STREAM = re.compile(r"^(?:stdout|stderr) [FP] ")
 # Slurm's `srun --label`: the task's number before each line its task printed.
 _SRUN_LABEL = re.compile(r"^(?P<task>\d{1,4}): ")
+# Python's exception groups (3.11+) print each nested traceback behind a margin of "| " two
+# spaces deeper per level, open the group with "+ Exception Group Traceback ...", and part
+# its sub-exceptions with "+-+---- 1 ----" / "+----" separators.
+_GROUP_MARGIN = re.compile(r"^(?:  )+(?:\| ?|\+ (?=Exception Group Traceback)|(?P<separator>\+[-+]*(?: \d+ -+| \.\.\..*)?$))")
 # A terminal's colours (ANSI control sequences), kept when a log is copied from one.
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 # A cloud log viewer's export (Google Cloud Logging, `gcloud logging read --format`): the
@@ -239,7 +243,9 @@ _WRAPPER = re.compile(
     r"scheduler died|Received sigquit|child process|Engine core initialization failed|See root cause above|"
     r"stack trace (?:above )?for (?:the )?root cause|"
     r"^(?>.*?scheduler).*(?:dead|exited)|"
-    r"^(?>.*?Rank \d+ ).*died|^(?>.*?detokenizer).*died|Exception in (?:ModelTpServer|run_scheduler_process)",
+    r"^(?>.*?Rank \d+ ).*died|^(?>.*?detokenizer).*died|Exception in (?:ModelTpServer|run_scheduler_process)|"
+    # an exception group's own line: its sub-exceptions follow ("... (2 sub-exceptions)")
+    r"\(\d+ sub-exceptions?\)$",
     re.IGNORECASE | re.MULTILINE,
 )
 
@@ -1067,6 +1073,9 @@ class JournalParser:
             line = line[:MAX_LINE]
         if "\x1b" in line:
             line = _ANSI.sub("", line)
+        if line[:2] == "  " and (margin := _GROUP_MARGIN.match(line)) is not None:
+            # An exception group's nesting: the margin goes, a separator ends a traceback.
+            line = "" if margin.group("separator") is not None else line[margin.end() :]
         if not line:
             self._blank_line()
             return
