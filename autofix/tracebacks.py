@@ -95,7 +95,9 @@ _SRUN_LABEL = re.compile(r"^(?P<task>\d{1,4}): ")
 # Python's exception groups (3.11+) print each nested traceback behind a margin of "| " two
 # spaces deeper per level, open the group with "+ Exception Group Traceback ...", and part
 # its sub-exceptions with "+-+---- 1 ----" / "+----" separators.
-_GROUP_MARGIN = re.compile(r"^(?:  )+(?:\| ?|\+ (?=Exception Group Traceback)|(?P<separator>\+[-+]*(?: \d+ -+| \.\.\..*)?$))")
+_GROUP_MARGIN = re.compile(
+    r"^(?:  )+(?:\| ?|\+ (?=Exception Group Traceback)|(?P<separator>\+[-+]*(?: \d+ -+| \.\.\..*)?$))"
+)
 # A terminal's colours (ANSI control sequences), kept when a log is copied from one.
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 # A cloud log viewer's export (Google Cloud Logging, `gcloud logging read --format`): the
