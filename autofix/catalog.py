@@ -173,6 +173,9 @@ class Equivalent:
     flag: str | None
     value: Any
     why: str
+    # The key of ``flag``'s JSON object that takes the user's value (a sampling default
+    # of another engine is one key of --preferred-sampling-params); None: the flag itself.
+    key: str | None = None
 
 
 @dataclass(frozen=True)
@@ -376,8 +379,8 @@ def _read(path: Path) -> str:
 
 
 def parse_equivalents(name: str, text: str) -> dict[str, Equivalent]:
-    """Other engines' flags: {"engines": {engine: {"flags": {flag: {flag, value, why} or
-    {none: why}}}}}, keyed by the flag's normal form (dashes, case and underscores are
+    """Other engines' flags: {"engines": {engine: {"flags": {flag: {flag, value, why[, key]}
+    or {none: why}}}}}, keyed by the flag's normal form (dashes, case and underscores are
     spelling). A spelling engines read as different SGLang flags is left out: nothing says
     which engine the user came from."""
     try:
@@ -398,7 +401,7 @@ def parse_equivalents(name: str, text: str) -> dict[str, Equivalent]:
     agreed: dict[str, Equivalent] = {}
     for key, readings in found.items():
         # (a value is given to the parser as text: -1 and "-1" are one reading)
-        if len({(e.flag, None if e.value is None else str(e.value)) for e in readings}) == 1:
+        if len({(e.flag, None if e.value is None else str(e.value), e.key) for e in readings}) == 1:
             agreed[key] = replace(readings[0], engines=tuple(e.engines[0] for e in readings))
     return agreed
 
@@ -421,7 +424,13 @@ def _equivalent(where: str, engine: str, entry: object) -> Equivalent:
     flag = str(entry.get("flag", ""))
     if not _FLAG.match(flag):
         raise CatalogError(f"{where}: needs a flag ([a-z0-9-]+) or none: <why>")
-    return Equivalent((engine,), flag, entry.get("value"), str(entry.get("why", "")))
+    key = entry.get("key")
+    if key is not None and not (isinstance(key, str) and _JSON_KEY.match(key)):
+        raise CatalogError(f"{where}: key must name a JSON object's key ([a-z0-9_]+)")
+    return Equivalent((engine,), flag, entry.get("value"), str(entry.get("why", "")), key)
+
+
+_JSON_KEY = re.compile(r"^[a-z0-9_]+$")
 
 
 def parse_history(name: str, text: str) -> FlagHistory:

@@ -51,6 +51,8 @@ class Meaning:
         if self.dropped:
             return f"--{self.spelling.lstrip('-')} is left out ({self.why})"
         parts = [f"--{f}" + ("" if v is None or v is True else f" {_shown(v)}") for f, v in self.flags]
+        if isinstance(self.flags[0][1], str) and self.flags[0][1].startswith(_INTO):
+            parts = [f"the key {self.flags[0][1][len(_INTO) :]} of --{self.flags[0][0]}"]
         shown = self.spelling if self.spelling.startswith("-") else f"--{self.spelling}"
         return f"{shown} is {' '.join(parts)} ({self.why})"
 
@@ -189,6 +191,8 @@ def _foreign_reading(name: str, catalog: Catalog, depth: int, given: ArgValue | 
     target = _host_spelling(found.flag, catalog, depth)
     if target is None:
         return None
+    if found.key is not None:
+        return ((catalog.canonical(target), _INTO + found.key),), f"a {engines} flag; {found.why}"
     value = None if found.value is None else _valid_choice(target, str(found.value), catalog)
     info = catalog.flag(target)
     choices = [str(c) for c in (info.choices if info else ())]
@@ -258,6 +262,9 @@ def _in_host(edit: Edit, candidate: Candidate, catalog: Catalog) -> bool:
 
 # A value read from another flag of the candidate when the move is made concrete.
 _FROM = "\x00from:"
+# The user's value goes into this key of the flag's JSON object (the flag itself keeps
+# what else it holds).
+_INTO = "\x00into:"
 
 
 # Choices that switch a feature off, whatever a parser calls them.
@@ -309,6 +316,10 @@ def rename_edits(
         if found.dropped:
             edits.append(Edit(EditOp.DROP, spelling))
             continue
+        into = _into_key(found)
+        if into is not None:
+            edits.extend((Edit(EditOp.DROP, spelling), Edit(EditOp.SET_KEY, into[0], user_value, key=into[1])))
+            continue
         for i, (flag, value) in enumerate(found.flags):
             if offline and isinstance(value, str) and value.startswith(_FROM):
                 if i == 0:
@@ -326,6 +337,14 @@ def rename_edits(
             elif not candidate.has(flag):
                 edits.append(_set(flag, concrete))
     return edits
+
+
+def _into_key(found: Meaning) -> tuple[str, str] | None:
+    """(flag, key) when the spelling is one key of a JSON-object flag."""
+    flag, value = found.flags[0]
+    if isinstance(value, str) and value.startswith(_INTO):
+        return flag, value[len(_INTO) :]
+    return None
 
 
 def older_switch(spelling: str, value: ArgValue | None, catalog: Catalog) -> str | None:
