@@ -50,9 +50,11 @@ class Meaning:
         """The user's words for it: ``--enable-deepep-moe is --moe-a2a-backend deepep``."""
         if self.dropped:
             return f"--{self.spelling.lstrip('-')} is left out ({self.why})"
-        parts = [f"--{f}" + ("" if v is None or v is True else f" {_shown(v)}") for f, v in self.flags]
-        if isinstance(self.flags[0][1], str) and self.flags[0][1].startswith(_INTO):
-            parts = [f"the key {self.flags[0][1][len(_INTO) :]} of --{self.flags[0][0]}"]
+        into = _into_key(self)
+        if into is not None:
+            parts = [f"the key {into[1]} of --{into[0]}"]
+        else:
+            parts = [f"--{f}" + ("" if v is None or v is True else f" {_shown(v)}") for f, v in self.flags]
         shown = self.spelling if self.spelling.startswith("-") else f"--{self.spelling}"
         return f"{shown} is {' '.join(parts)} ({self.why})"
 
