@@ -72,6 +72,7 @@ SETS = (
     "sglang-0.5.23-crossover4",
     "sglang-0.5.23-crossover5",
     "sglang-0.5.23-crossover6",
+    "sglang-0.5.23-crossover7",
     "users",
     "users2",
     "users3",
