@@ -176,6 +176,16 @@ class Equivalent:
     # The key of ``flag``'s JSON object that takes the user's value (a sampling default
     # of another engine is one key of --preferred-sampling-params); None: the flag itself.
     key: str | None = None
+    # The SGLang flag whose value ``flag`` takes (vLLM's --enable-expert-parallel: ep-size
+    # of the tp size), read from the command when the move is made.
+    value_from: str | None = None
+    # Per value the user gives, the SGLang flags and values it stands for (empty: SGLang's
+    # default); a value not listed has no equivalent. None: the entry is not per value.
+    values: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] | None = None
+
+    def reading_of(self, given: object) -> tuple[tuple[str, str], ...] | None:
+        """The flags a per-value entry gives for the user's value (None: not listed)."""
+        return dict(self.values or ()).get(str(given).strip().lower())
 
 
 @dataclass(frozen=True)
@@ -401,7 +411,10 @@ def parse_equivalents(name: str, text: str) -> dict[str, Equivalent]:
     agreed: dict[str, Equivalent] = {}
     for key, readings in found.items():
         # (a value is given to the parser as text: -1 and "-1" are one reading)
-        if len({(e.flag, None if e.value is None else str(e.value), e.key) for e in readings}) == 1:
+        if (
+            len({(e.flag, None if e.value is None else str(e.value), e.key, e.value_from, e.values) for e in readings})
+            == 1
+        ):
             agreed[key] = replace(readings[0], engines=tuple(e.engines[0] for e in readings))
     return agreed
 
@@ -421,16 +434,34 @@ def _equivalent(where: str, engine: str, entry: object) -> Equivalent:
         raise CatalogError(f"{where}: needs an object")
     if "none" in entry:
         return Equivalent((engine,), None, None, str(entry["none"]))
+    why = str(entry.get("why", ""))
+    if "values" in entry:
+        return Equivalent((engine,), None, None, why, values=_per_value(where, entry["values"]))
     flag = str(entry.get("flag", ""))
     if not _FLAG.match(flag):
-        raise CatalogError(f"{where}: needs a flag ([a-z0-9-]+) or none: <why>")
+        raise CatalogError(f"{where}: needs a flag ([a-z0-9-]+), values, or none: <why>")
     key = entry.get("key")
     if key is not None and not (isinstance(key, str) and _JSON_KEY.match(key)):
         raise CatalogError(f"{where}: key must name a JSON object's key ([a-z0-9_]+)")
-    return Equivalent((engine,), flag, entry.get("value"), str(entry.get("why", "")), key)
+    value_from = entry.get("value_from")
+    if value_from is not None and not (isinstance(value_from, str) and _FLAG.match(value_from)):
+        raise CatalogError(f"{where}: value_from must name a flag ([a-z0-9-]+)")
+    return Equivalent((engine,), flag, entry.get("value"), why, key, value_from)
 
 
 _JSON_KEY = re.compile(r"^[a-z0-9_]+$")
+
+
+def _per_value(where: str, raw: object) -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
+    """{"value": {"flag": "value", ...}, ...} as frozen pairs (values lower-cased)."""
+    if not isinstance(raw, Mapping):
+        raise CatalogError(f"{where}.values: needs an object of value -> {{flag: value}}")
+    out: list[tuple[str, tuple[tuple[str, str], ...]]] = []
+    for value, flags in raw.items():
+        if not isinstance(flags, Mapping) or not all(isinstance(f, str) and _FLAG.match(f) for f in flags):
+            raise CatalogError(f"{where}.values.{value}: needs an object of flag -> value")
+        out.append((str(value).lower(), tuple((str(f), str(v)) for f, v in flags.items())))
+    return tuple(out)
 
 
 def parse_history(name: str, text: str) -> FlagHistory:

@@ -8,6 +8,8 @@ args``, ``--preferred-sampling-params`` …), read as an operator fixes them. Pu
   'prefill')``) is renamed to the nearest key the message lists, else the object is placed
   under the section it lists (first listed first); a key no list names is dropped. Every
   other key the user wrote is kept.
+* A value the user wrote that a check refuses by name (``Unknown quantization method:
+  slimquant_w4a8``) takes the object's section that holds it out.
 
 The whole value is set in one edit, so nested keys are handled like top-level ones.
 """
@@ -75,7 +77,51 @@ def json_moves(subject: Subject, candidate_args: tuple[tuple[str, Any], ...]) ->
     missing = _MISSING_KEYS.search(message)
     if missing is not None:
         moves.extend(_given_keys(_QUOTED.findall(missing.group("names")), message, candidate_args))
+    if _REFUSES.search(message):
+        moves.extend(_without_refused_value(message, candidate_args))
     return moves
+
+
+# --- a value of the user's inside the JSON that a check refuses by name ---------------------
+
+_REFUSES = re.compile(r"(?i)\b(?:unknown|unsupported|not supported|invalid|unrecognized|does not match)\b")
+MIN_NAMED_VALUE = 4  # shorter values ("fp8", "1") are named by too many messages
+
+
+def _without_refused_value(message: str, args: tuple[tuple[str, Any], ...]) -> Iterator[Move]:
+    """The top-level section of a JSON object that holds a value the message names
+    ("Unknown quantization method: slimquant_w4a8" and a quantization_config holding it)
+    taken out; the flag dropped when that section was all it held."""
+    for name, value in args:
+        data = json_object(value)
+        if not data:
+            continue
+        for section, inner in data.items():
+            if any(_names_value(message, leaf) for leaf in _leaves(inner) if len(leaf) >= MIN_NAMED_VALUE):
+                rest = {k: v for k, v in data.items() if k != section}
+                yield (
+                    _set(name, json_text(rest))
+                    if rest
+                    else Move((Edit(EditOp.DROP, name),), inferred=True, origin="json")
+                )
+                break
+
+
+def _names_value(message: str, value: str) -> bool:
+    """``value`` stands in the message as a word of its own (a sentence's full stop aside)."""
+    return re.search(rf"(?<![\w.-]){re.escape(value)}(?![\w-]|\.\w)", message, re.IGNORECASE) is not None
+
+
+def _leaves(data: Any) -> Iterator[str]:
+    """The text values of a JSON value, however deep."""
+    if isinstance(data, str):
+        yield data
+    elif isinstance(data, dict):
+        for inner in data.values():
+            yield from _leaves(inner)
+    elif isinstance(data, list):
+        for inner in data:
+            yield from _leaves(inner)
 
 
 # --- a value inside the JSON that the check refuses, with the values it allows ------------

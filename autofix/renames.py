@@ -17,7 +17,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from .catalog import Catalog, normal_form
+from .catalog import Catalog, Equivalent, normal_form
 from .choices import near_choice
 from .model import ArgValue, Candidate, Edit, EditOp, Move, normalize_value
 
@@ -188,6 +188,8 @@ def _foreign_reading(name: str, catalog: Catalog, depth: int, given: ArgValue | 
     if found is None or name in catalog.history.seen:
         return None
     engines = " and ".join(found.engines)
+    if found.values is not None:
+        return _per_value_reading(found, catalog, depth, given, engines)
     if found.flag is None:
         return (), f"a {engines} flag; {found.why}"
     target = _host_spelling(found.flag, catalog, depth)
@@ -195,6 +197,8 @@ def _foreign_reading(name: str, catalog: Catalog, depth: int, given: ArgValue | 
         return None
     if found.key is not None:
         return ((catalog.canonical(target), _INTO + found.key),), f"a {engines} flag; {found.why}"
+    if found.value_from is not None:
+        return ((catalog.canonical(target), _FROM + found.value_from),), f"a {engines} flag; {found.why}"
     value = None if found.value is None else _valid_choice(target, str(found.value), catalog)
     info = catalog.flag(target)
     choices = [str(c) for c in (info.choices if info else ())]
@@ -202,6 +206,25 @@ def _foreign_reading(name: str, catalog: Catalog, depth: int, given: ArgValue | 
         # (a value near one of them is mended once the parser names its choices)
         return (), f"a {engines} flag whose value {given} SGLang's --{catalog.canonical(target)} does not take"
     return ((catalog.canonical(target), value),), f"a {engines} flag; {found.why}"
+
+
+def _per_value_reading(
+    found: Equivalent, catalog: Catalog, depth: int, given: ArgValue | None, engines: str
+) -> Reading | None:
+    """A flag whose every value stands for its own SGLang flags (vLLM's --all2all-backend
+    deepep_low_latency: --moe-a2a-backend deepep --deepep-mode low_latency)."""
+    flags = found.reading_of(given)
+    if flags is None:
+        return (), f"a {engines} flag whose value {given} SGLang has no equivalent for"
+    if not flags:
+        return (), f"a {engines} flag; {given} is SGLang's default ({found.why})"
+    pairs: list[tuple[str, ArgValue | None]] = []
+    for flag, value in flags:
+        target = _host_spelling(flag, catalog, depth)
+        if target is None:
+            return None
+        pairs.append((catalog.canonical(target), _valid_choice(target, value, catalog)))
+    return tuple(pairs), f"a {engines} flag; {found.why}"
 
 
 def _host_spelling(flag: str, catalog: Catalog, depth: int) -> str | None:
