@@ -8,7 +8,8 @@ from collections.abc import Mapping
 from autofix.catalog import Catalog, load_catalog
 from autofix.classify import Diagnosis, Subject, classify
 from autofix.model import Candidate, Failure, Gate
-from autofix.repair import Proposal, propose
+from autofix.renames import rename_move
+from autofix.repair import Proposal, apply, propose
 from autofix.tracebacks import parse_text
 
 BARE = load_catalog().without_classes()
@@ -41,3 +42,12 @@ def subject_of(text: str, catalog: Catalog = FULL) -> str:
     """What the classifier reads as a pasted log's failure (at launch): ``Exception: message``."""
     subject = classify(parse_text(text), catalog, Gate.START).subject
     return f"{subject.exception}: {subject.message}"
+
+
+def renamed(args: dict[str, object], catalog: Catalog = FULL) -> Candidate:
+    """The candidate ``args`` make (with a model path) after the one move that spells every
+    flag the parser does not know as SGLang's."""
+    base = Candidate.build({"model-path": "/m", **args})
+    move = rename_move(base, catalog, {})
+    assert move is not None
+    return apply(base, move)

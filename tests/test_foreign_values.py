@@ -15,30 +15,23 @@ expert-parallel flags read as SGLang's, with what the table needs for them.
 from __future__ import annotations
 
 from autofix.catalog import load_catalog
-from autofix.model import Candidate
-from autofix.renames import meaning, rename_move
-from autofix.repair import apply
+from autofix.renames import meaning
+
+from .proposing import renamed
 
 CATALOG = load_catalog()
 
 
-def _renamed(args: dict[str, object]) -> Candidate:
-    base = Candidate.build({"model-path": "/m", **args})
-    move = rename_move(base, CATALOG, {})
-    assert move is not None
-    return apply(base, move)
-
-
 def test_expert_parallel_takes_the_tensor_parallel_size() -> None:
-    child = _renamed({"tensor-parallel-size": "4", "enable-expert-parallel": True})
+    child = renamed({"tensor-parallel-size": "4", "enable-expert-parallel": True})
     assert child.arg("ep-size") == "4"
     assert not child.has("enable-expert-parallel")
 
 
 def test_a_deepep_all2all_value_is_the_backend_and_its_mode() -> None:
-    child = _renamed({"all2all-backend": "deepep_low_latency"})
+    child = renamed({"all2all-backend": "deepep_low_latency"})
     assert child.arg("moe-a2a-backend") == "deepep" and child.arg("deepep-mode") == "low_latency"
-    child = _renamed({"all2all-backend": "deepep_high_throughput"})
+    child = renamed({"all2all-backend": "deepep_high_throughput"})
     assert child.arg("moe-a2a-backend") == "deepep" and child.arg("deepep-mode") == "normal"
 
 
@@ -53,5 +46,5 @@ def test_an_all2all_value_the_table_does_not_list_is_left_out_with_the_reason() 
 
 
 def test_api_servers_are_tokenizer_workers_and_the_moe_backend_is_the_runner() -> None:
-    child = _renamed({"api-server-count": "2", "moe-backend": "deep_gemm"})
+    child = renamed({"api-server-count": "2", "moe-backend": "deep_gemm"})
     assert child.arg("tokenizer-worker-num") == "2" and child.arg("moe-runner-backend") == "deep_gemm"

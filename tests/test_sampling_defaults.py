@@ -11,22 +11,15 @@ from __future__ import annotations
 import json
 
 from autofix.catalog import load_catalog
-from autofix.model import Candidate
-from autofix.renames import meaning, rename_move
-from autofix.repair import apply
+from autofix.renames import meaning
+
+from .proposing import renamed
 
 CATALOG = load_catalog()
 
 
-def _renamed(args: dict[str, object]) -> Candidate:
-    base = Candidate.build({"model-path": "/m", **args})
-    move = rename_move(base, CATALOG, {})
-    assert move is not None
-    return apply(base, move)
-
-
 def test_llama_cpp_sampling_flags_become_preferred_sampling_params() -> None:
-    child = _renamed({"temp": "0.6", "top-k": "20", "top-p": "0.95", "min-p": "0", "repeat-penalty": "1.1"})
+    child = renamed({"temp": "0.6", "top-k": "20", "top-p": "0.95", "min-p": "0", "repeat-penalty": "1.1"})
     assert json.loads(str(child.arg("preferred-sampling-params"))) == {
         "temperature": 0.6,
         "top_k": 20,
@@ -38,7 +31,7 @@ def test_llama_cpp_sampling_flags_become_preferred_sampling_params() -> None:
 
 
 def test_ktransformers_underscore_spellings_and_the_output_length() -> None:
-    child = _renamed({"temperature": "0.3", "top_p": "0.9", "max_new_tokens": "1024", "cache_lens": "32768"})
+    child = renamed({"temperature": "0.3", "top_p": "0.9", "max_new_tokens": "1024", "cache_lens": "32768"})
     assert json.loads(str(child.arg("preferred-sampling-params"))) == {
         "temperature": 0.3,
         "top_p": 0.9,
@@ -48,7 +41,7 @@ def test_ktransformers_underscore_spellings_and_the_output_length() -> None:
 
 
 def test_keys_join_what_the_user_already_gave_sglang() -> None:
-    child = _renamed({"preferred-sampling-params": '{"top_k": 20}', "temp": "0.7"})
+    child = renamed({"preferred-sampling-params": '{"top_k": 20}', "temp": "0.7"})
     assert json.loads(str(child.arg("preferred-sampling-params"))) == {"top_k": 20, "temperature": 0.7}
 
 
