@@ -103,5 +103,6 @@ def test_a_refused_value_inside_the_json_takes_an_allowed_one() -> None:
         "--cuda-graph-config[prefill].backend='eager' not allowed; allowed: ('full', 'breakable', 'disabled')",
         "cuda-graph-config",
     )
+    assert isinstance(value, dict)
     assert value["decode"] == {"backend": "full", "max_bs": 64}
     assert value["prefill"]["backend"] in ("full", "breakable", "disabled")
