@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 
 from .catalog import Catalog, FailureClass, MatchRule
 from .model import Failure, Frame, Gate
-from .tracebacks import Journal, Signal, Traceback
+from .tracebacks import Journal, Signal, Traceback, failure_evidence
 
 # Which signal explains a failure best when no exception does, strongest first.
 _SIGNAL_STRENGTH = (
@@ -215,8 +215,11 @@ MAX_ADVICE = 6
 def _said_before_the_cut(journal: Journal) -> Subject | None:
     """A traceback cut before its exception line says where a process died, not what
     killed it: the newest line its rank printed before it that states a failure."""
-    cut = next((tb for tb in journal.tracebacks if not tb.exc_type and tb.said_before), None)
-    return Subject("error_line", cut.said_before, None) if cut is not None else None
+    for tb in journal.tracebacks:
+        said = None if tb.exc_type else next((ln for ln in reversed(tb.rank_said) if failure_evidence(ln) > 0), None)
+        if said is not None:
+            return Subject("error_line", said, None)
+    return None
 
 
 def advice_lines(journal: Journal, subject: Subject) -> tuple[str, ...]:

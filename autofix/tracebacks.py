@@ -268,9 +268,9 @@ class Traceback:
     chain: str = ""
     # SGLang log lines and warnings printed by the same process just before it.
     preceding: tuple[str, ...] = ()
-    # The newest of them that carried the rank's own prefix and states a failure: what a
-    # traceback cut before its exception line died of (a user's sentences carry no prefix).
-    said_before: str = ""
+    # Those of them that carried the rank's own prefix (a user's sentences carry none),
+    # oldest first: what a traceback cut before its exception line may have died of.
+    rank_said: tuple[str, ...] = ()
     # What the first line of the traceback followed, e.g. "Scheduler hit an exception:".
     lead: str = ""
     # Frames left out of the middle of a traceback deeper than MAX_FRAMES.
@@ -403,7 +403,7 @@ class _Open:
     order: int
     preceding: tuple[str, ...]
     last_line: int
-    said_before: str = ""
+    rank_said: tuple[str, ...] = ()
     # (file, line, function, source): Frames are made only for what is kept, at the end.
     frames: list[_RawFrame] = field(default_factory=list)  # the outermost HEAD_FRAMES, then ...
     inner: deque[_RawFrame] | None = None  # ... the innermost (made when the head is full)
@@ -1259,28 +1259,28 @@ class JournalParser:
                 self._dropped += 1
                 return
         self._order += 1
-        preceding, said_before = self._preceding(key)
+        preceding, rank_said = self._preceding(key)
         stream.open = _Open(
             lead=lead,
             rank=stream.rank,
             order=self._order,
             preceding=preceding,
             last_line=self._line_no(),
-            said_before=said_before,
+            rank_said=rank_said,
         )
         self._open_keys[key] = None
         self._open_of_pid.setdefault(_pid_of(key), {})[key] = None
         self._heard[key] = None
 
-    def _preceding(self, key: str) -> tuple[tuple[str, ...], str]:
-        """The last few lines the same process printed before this traceback, and the
-        newest of them with the rank's own prefix that states a failure ("" if none)."""
+    def _preceding(self, key: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The last few lines the same process printed before this traceback, and those of
+        them that carried the rank's own prefix."""
         pid_key, _, rank = key.partition("|")
         # A journal line of this process names it ("python[123]"): a substring test skips
         # other processes' lines before the costlier split.
         needle = pid_key[4:].removesuffix("[]") if pid_key.startswith("pid:") else ""
         found: list[str] = []
-        said = ""
+        ranked: list[str] = []
         scanned = 0
         for line in self._recent_lines_backwards():
             scanned += 1
@@ -1297,9 +1297,9 @@ class JournalParser:
                 break  # the previous traceback of this process: context ends there
             body = split.body.strip()
             found.append(body)
-            if not said and rank and split.rank == rank and failure_evidence(body) > 0:
-                said = body
-        return tuple(reversed(found)), said
+            if rank and split.rank == rank:
+                ranked.append(body)
+        return tuple(reversed(found)), tuple(reversed(ranked))
 
     def _recent_lines_backwards(self) -> Iterator[str]:
         if self._block_index >= 0:
@@ -1382,7 +1382,7 @@ class JournalParser:
                     order=tb.order,
                     preceding=tb.preceding,
                     last_line=self._line_no(),
-                    said_before=tb.said_before,
+                    rank_said=tb.rank_said,
                     chain=tb.state.split(":", 1)[1],
                     first=tb.first,
                     recent=tb.recent,
@@ -1431,7 +1431,7 @@ class JournalParser:
             truncated=truncated or not tb.exc_type,
             chain=tb.chain,
             preceding=tb.preceding,
-            said_before=tb.said_before,
+            rank_said=tb.rank_said,
             lead=tb.lead,
         )
 
