@@ -389,10 +389,10 @@ def _read(path: Path) -> str:
 
 
 def parse_equivalents(name: str, text: str) -> dict[str, Equivalent]:
-    """Other engines' flags: {"engines": {engine: {"flags": {flag: {flag, value, why[, key]}
-    or {none: why}}}}}, keyed by the flag's normal form (dashes, case and underscores are
-    spelling). A spelling engines read as different SGLang flags is left out: nothing says
-    which engine the user came from."""
+    """Other engines' flags: {"engines": {engine: {"flags": {flag: {flag, value | key |
+    value_from, why} or {values: {value: {flag: value}}, why} or {none: why}}}}}, keyed by
+    the flag's normal form (dashes, case and underscores are spelling). A spelling engines
+    read as different SGLang flags is left out: nothing says which engine the user came from."""
     try:
         data = json.loads(text)
     except ValueError as exc:

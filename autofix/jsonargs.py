@@ -98,12 +98,7 @@ def _without_refused_value(message: str, args: tuple[tuple[str, Any], ...]) -> I
             continue
         for section, inner in data.items():
             if any(_names_value(message, leaf) for leaf in _leaves(inner) if len(leaf) >= MIN_NAMED_VALUE):
-                rest = {k: v for k, v in data.items() if k != section}
-                yield (
-                    _set(name, json_text(rest))
-                    if rest
-                    else Move((Edit(EditOp.DROP, name),), inferred=True, origin="json")
-                )
+                yield _set_or_drop(name, _without(data, (section,)))
                 break
 
 
@@ -317,12 +312,7 @@ def _rekeyed(key: str, allowed: list[str], message: str, args: tuple[tuple[str, 
             for section in allowed[:2]:  # the settings belong in a section the check lists
                 yield _set(name, json_text({section: data}))
         if not near:
-            rest = _without(data, path)
-            yield (
-                Move((Edit(EditOp.DROP, name),), inferred=True, origin="json")
-                if not rest
-                else _set(name, json_text(rest))
-            )
+            yield _set_or_drop(name, _without(data, path))
 
 
 def _path_of(data: dict[str, Any], key: str) -> tuple[str, ...] | None:
@@ -356,3 +346,8 @@ def _named(args: tuple[tuple[str, Any], ...], message: str) -> list[str]:
 
 def _set(flag: str, value: str) -> Move:
     return Move((Edit(EditOp.SET, flag, value),), inferred=True, origin="json")
+
+
+def _set_or_drop(flag: str, data: dict[str, Any]) -> Move:
+    """The flag set to what is left of its object, or dropped when nothing is."""
+    return _set(flag, json_text(data)) if data else Move((Edit(EditOp.DROP, flag),), inferred=True, origin="json")

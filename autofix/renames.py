@@ -190,22 +190,23 @@ def _foreign_reading(name: str, catalog: Catalog, depth: int, given: ArgValue | 
     engines = " and ".join(found.engines)
     if found.values is not None:
         return _per_value_reading(found, catalog, depth, given, engines)
+    why = f"a {engines} flag; {found.why}"
     if found.flag is None:
-        return (), f"a {engines} flag; {found.why}"
+        return (), why
     target = _host_spelling(found.flag, catalog, depth)
     if target is None:
         return None
     if found.key is not None:
-        return ((catalog.canonical(target), _INTO + found.key),), f"a {engines} flag; {found.why}"
+        return ((catalog.canonical(target), _INTO + found.key),), why
     if found.value_from is not None:
-        return ((catalog.canonical(target), _FROM + found.value_from),), f"a {engines} flag; {found.why}"
+        return ((catalog.canonical(target), _FROM + found.value_from),), why
     value = None if found.value is None else _valid_choice(target, str(found.value), catalog)
     info = catalog.flag(target)
     choices = [str(c) for c in (info.choices if info else ())]
     if value is None and isinstance(given, str) and choices and not any(near_choice(given, c) for c in choices):
         # (a value near one of them is mended once the parser names its choices)
         return (), f"a {engines} flag whose value {given} SGLang's --{catalog.canonical(target)} does not take"
-    return ((catalog.canonical(target), value),), f"a {engines} flag; {found.why}"
+    return ((catalog.canonical(target), value),), why
 
 
 def _per_value_reading(
