@@ -7,7 +7,7 @@ from collections.abc import Mapping
 
 from autofix.catalog import Catalog, load_catalog
 from autofix.classify import Diagnosis, Subject, classify
-from autofix.model import Candidate, Failure, Gate
+from autofix.model import Candidate, Failure, Gate, Move
 from autofix.renames import rename_move
 from autofix.repair import Proposal, apply, propose
 from autofix.tracebacks import parse_text
@@ -51,3 +51,11 @@ def renamed(args: dict[str, object], catalog: Catalog = FULL) -> Candidate:
     move = rename_move(base, catalog, {})
     assert move is not None
     return apply(base, move)
+
+
+def pasted(text: str, args: Mapping[str, object], catalog: Catalog = FULL) -> tuple[str | None, Move | None]:
+    """The class a pasted log (at launch) is given and the first move proposed for the
+    candidate ``args`` make (with a model path); None for either when there is none."""
+    diagnosis = classify(parse_text(text), catalog, Gate.START)
+    moves = propose(Candidate.build({"model-path": "/m", **args}), diagnosis, catalog)
+    return diagnosis.failure.class_id, moves[0].move if moves else None

@@ -16,16 +16,7 @@ from __future__ import annotations
 
 import pytest
 
-from autofix.classify import classify
-from autofix.model import Candidate, Gate
-from autofix.repair import propose
-from autofix.tracebacks import parse_text
-
-from .proposing import FULL
-
-
-def _diagnosis(paste: str):  # type: ignore[no-untyped-def]
-    return classify(parse_text(paste), FULL, Gate.START)
+from .proposing import pasted
 
 
 @pytest.mark.parametrize(
@@ -38,17 +29,15 @@ def _diagnosis(paste: str):  # type: ignore[no-untyped-def]
 )
 def test_the_driver_apis_out_of_memory_lowers_the_static_pool(line: str) -> None:
     paste = f"[2026-02-01 12:00:00 TP0] Load weight end. mem usage=30.1 GB.\n{line}\n"
-    diagnosis = _diagnosis(paste)
-    assert diagnosis.failure.class_id == "cuda-oom-load"
-    candidate = Candidate.build({"model-path": "/m", "mem-fraction-static": 0.85})
-    first = propose(candidate, diagnosis, FULL)[0].move
+    class_id, first = pasted(paste, {"mem-fraction-static": 0.85})
+    assert class_id == "cuda-oom-load" and first is not None
     assert first.edits[0].target == "mem-fraction-static"
     assert float(first.edits[0].value) < 0.85  # type: ignore[arg-type]
 
 
 def test_another_driver_api_error_code_is_no_out_of_memory() -> None:
     paste = "[torch_memory_saver.cpp] CUresult error  result=1 file=csrc/torch_memory_saver.cpp func=resume line=180\n"
-    assert _diagnosis(paste).failure.class_id != "cuda-oom-load"
+    assert pasted(paste, {})[0] != "cuda-oom-load"
 
 
 def test_a_cut_not_enough_memory_raises_the_static_pool() -> None:
@@ -58,17 +47,15 @@ def test_a_cut_not_enough_memory_raises_the_static_pool() -> None:
         '    raise RuntimeError("Not enough memory. Please try to increase --mem-fraction-static.")\n'
         "RuntimeError: Not enough memory\n"
     )
-    diagnosis = _diagnosis(paste)
-    assert diagnosis.failure.class_id == "kv-pool-too-small"
-    candidate = Candidate.build({"model-path": "/m", "mem-fraction-static": 0.7})
-    first = propose(candidate, diagnosis, FULL)[0].move
+    class_id, first = pasted(paste, {"mem-fraction-static": 0.7})
+    assert class_id == "kv-pool-too-small" and first is not None
     assert first.edits[0].target == "mem-fraction-static"
     assert float(first.edits[0].value) > 0.7  # type: ignore[arg-type]
 
 
 def test_a_longer_message_beginning_not_enough_memory_is_another_failure() -> None:
     paste = "RuntimeError: Not enough memory to pin the host buffer of 64 GiB for the hierarchical cache\n"
-    assert _diagnosis(paste).failure.class_id != "kv-pool-too-small"
+    assert pasted(paste, {})[0] != "kv-pool-too-small"
 
 
 # Round 27g, written before the change (after round 24's misses were read): SGLang's check
@@ -86,10 +73,8 @@ def test_unbalanced_gpu_memory_across_tp_ranks_turns_the_check_into_a_warning() 
         "RuntimeError: The memory capacity is unbalanced. Some GPUs may be occupied by other processes. "
         "pre_model_load_memory=61.2, local_gpu_memory=79.1, local_gpu_memory * 0.9=71.19\n"
     )
-    diagnosis = _diagnosis(paste)
-    assert diagnosis.failure.class_id == "tp-memory-unbalanced"
-    candidate = Candidate.build({"model-path": "/m", "tp": 4})
-    first = propose(candidate, diagnosis, FULL)[0].move
+    class_id, first = pasted(paste, {"tp": 4})
+    assert class_id == "tp-memory-unbalanced" and first is not None
     assert {(e.op.value, e.target, e.value) for e in first.edits} == {
         ("set_env", "SGLANG_ENABLE_TP_MEMORY_INBALANCE_CHECK", "false"),
         ("set_env", "SGL_DISABLE_TP_MEMORY_INBALANCE_CHECK", "1"),

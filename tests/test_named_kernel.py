@@ -10,18 +10,12 @@ from __future__ import annotations
 
 import pytest
 
-from autofix.classify import classify
-from autofix.model import Candidate, Gate
-from autofix.repair import propose
-from autofix.tracebacks import parse_text
-
-from .proposing import FULL
+from .proposing import pasted
 
 
 def _first_move(paste: str, args: dict[str, object]) -> str | None:
-    diagnosis = classify(parse_text(paste), FULL, Gate.START)
-    moves = propose(Candidate.build({"model-path": "/m", **args}), diagnosis, FULL)
-    return moves[0].move.label() if moves else None
+    first = pasted(paste, args)[1]
+    return first.label() if first is not None else None
 
 
 def _traceback(message: str) -> str:
