@@ -62,3 +62,26 @@ def test_a_cut_traceback_in_no_known_part_moves_nothing_by_its_frames() -> None:
     log = CUT_IN_CAPTURE.replace("model_executor/cuda_graph_runner.py", "managers/tp_worker.py")
     _, move = pasted(log, {"tp": "2"})
     assert move is None or "disable-cuda-graph" not in move.label()
+
+
+# Issue 14 round 28c: out of GPU memory as users write it (a title, a summary), in lower
+# case or shortened to OOM, is the same failure as torch's "CUDA out of memory".
+@pytest.mark.parametrize(
+    ("line", "evidence", "expected"),
+    [
+        ("[Bug] cuda out of memory when serving 32 long prompts", "", "cuda-oom-load"),
+        ("Qwen3-32B at tp 2 hits CUDA OOM right after start", "", "cuda-oom-load"),
+        ("cuda out of memory", "while capturing cuda graph bs 256", "cuda-oom-graph-capture"),
+    ],
+)
+def test_out_of_memory_in_a_users_words_is_out_of_memory(line: str, evidence: str, expected: str) -> None:
+    paste = f"{evidence}\n{line}\n" if evidence else f"{line}\n"
+    cls, move = pasted(paste, {"mem-fraction-static": 0.9})
+    assert cls == expected
+    assert move is not None and move.edits[0].target == "mem-fraction-static"
+    assert float(str(move.edits[0].value)) < 0.9
+
+
+def test_oom_inside_a_longer_word_is_no_out_of_memory() -> None:
+    cls, _ = pasted("ERROR: CUDA OOMKILLER_DISABLED is unknown\n", {})
+    assert cls is None or not cls.startswith("cuda-oom")
