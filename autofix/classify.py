@@ -77,6 +77,9 @@ class Subject:
     # Lines of the log around the failure that tell the operator what to change ("To work
     # around this error, add --disable-piecewise-cuda-graph to your launch command").
     advice: tuple[str, ...] = ()
+    # A failure line read where a traceback was cut before its exception line: that
+    # traceback still says where the process died (its frames name the parts it ran in).
+    cut: Traceback | None = None
 
     @property
     def said(self) -> str:
@@ -218,8 +221,14 @@ def _said_before_the_cut(journal: Journal) -> Subject | None:
     for tb in journal.tracebacks:
         said = None if tb.exc_type else next((ln for ln in reversed(tb.rank_said) if failure_evidence(ln) > 0), None)
         if said is not None:
-            return Subject("error_line", said, None)
+            return Subject("error_line", said, None, cut=tb)
     return None
+
+
+def _cut_traceback(journal: Journal) -> Traceback | None:
+    """The newest traceback cut before its exception line that shows frames (a paste that
+    stops mid-path): where a process died when nothing says what killed it."""
+    return next((tb for tb in reversed(journal.tracebacks) if not tb.exc_type and tb.frames), None)
 
 
 def advice_lines(journal: Journal, subject: Subject) -> tuple[str, ...]:
@@ -395,7 +404,7 @@ def classify(
     if subject is None and fallback is None and journal.likely_error:
         # A paste no reading explains: the line that states the most failure. (A search
         # knows what its process did, a timeout or an exit, and says so instead.)
-        subject = Subject("error_line", journal.likely_error, None)
+        subject = Subject("error_line", journal.likely_error, None, cut=_cut_traceback(journal))
     if subject is None:
         exc, msg = fallback or ("UnknownFailure", "the process failed and left no traceback")
         subject = Subject(exc, msg, None)

@@ -865,8 +865,9 @@ def _class_moves(
 
 def component_moves(subject: Subject, flags: Flags, resolved: Mapping[str, object]) -> list[Move]:
     """Moves of the parts of the server the failing traceback ran in, innermost first
-    (catalogue ``components``): what an operator switches off after reading where it died."""
-    tb = subject.traceback
+    (catalogue ``components``): what an operator switches off after reading where it died;
+    a failure line read beside a traceback cut before its exception line, by that one's."""
+    tb = subject.traceback or subject.cut
     if not flags.catalog.components:
         return []
     found: list[Component] = []
