@@ -71,3 +71,20 @@ def test_a_successful_request_states_no_failure() -> None:
         "[2026-04-04 09:00:03] RuntimeError: the tokenizer could not be loaded\n"
     )
     assert "tokenizer could not be loaded" in subject_of(paste)
+
+
+def test_a_servers_access_log_of_a_clients_bad_request_is_no_failure_of_the_server() -> None:
+    paste = (
+        '[2026-04-04 09:00:02] INFO:     127.0.0.1:41000 - "PRI %2A HTTP/2.0" 404 Not Found\n'
+        "[2026-04-04 09:00:05 TP0] Prefill transfer failed for request rank=0 rid=abc\n"
+    )
+    assert "Prefill transfer failed" in subject_of(paste)
+
+
+def test_a_line_that_says_it_ignores_an_error_states_no_failure() -> None:
+    paste = (
+        "[2026-04-04 09:00:01] Ignoring optional plugin import error\n"
+        "[2026-04-04 09:00:01] INFO:     Uvicorn running on http://0.0.0.0:30000 (Press CTRL+C to quit)\n"
+        '[2026-04-04 09:00:02] http://10.0.0.5:8080 "GET http://0.0.0.0:30000/model_info HTTP/1.1" 403 2100\n'
+    )
+    assert '" 403' in subject_of(paste)
