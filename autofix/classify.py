@@ -28,6 +28,8 @@ _SIGNAL_STRENGTH = (
     # A compiler's error line: a JIT build of a kernel failed (what the build's caller reports
     # later, if anything, only says that it did).
     "compile_error",
+    # The loader could not start a process: nothing it would have printed follows.
+    "loader_error",
     "oom",
     "nccl_error",
     # A kernel's own assertion comes before the "device-side assert" CUDA error reporting it.
@@ -135,7 +137,11 @@ def engine_of(journal: Journal) -> str:
 
 
 # Exceptions that only report a failure line printed before them: the line is the root.
-_REPORTS_LINE = ((re.compile(r"device-side assert triggered"), "device_assert"),)
+# (Exit code 127: the child could not be run, and the loader said why.)
+_REPORTS_LINE = (
+    (re.compile(r"device-side assert triggered"), "device_assert"),
+    (re.compile(r"exit code:? 127\b"), "loader_error"),
+)
 
 
 def choose_subject(journal: Journal, package: str = "sglang") -> Subject | None:

@@ -178,6 +178,9 @@ _SIGNALS: tuple[tuple[str, re.Pattern[str]], ...] = (
     # tried from every character of a long line); _names_source_file checks the name.
     ("compile_error", re.compile(r"(?::\d+:\d+:|\(\d+\):) (?:fatal )?error: (?P<detail>.+)")),
     ("argparse_error", re.compile(r"^(?:usage: )?(?P<prog>[\w .:/-]+): error: (?P<detail>.+)$")),
+    # The dynamic loader could not start a program: a library it needs is missing (a
+    # parent reports the child's exit code 127).
+    ("loader_error", re.compile(r"error while loading shared libraries: (?P<detail>.+)")),
     ("oom", re.compile(r"(?:CUDA out of memory|torch\.OutOfMemoryError|OutOfMemoryError: CUDA)")),
     # torch's NCCL watchdog (a collective never finished) and SGLang's own (a batch never did).
     ("nccl_timeout", re.compile(r"Watchdog caught collective operation timeout|Watchdog thread terminated")),
@@ -229,7 +232,7 @@ _ANY_SIGNAL = re.compile("|".join(f"(?:{re.sub(r'[(][?]P<[a-z]+>', '(?:', p.patt
 # Case-sensitive on purpose (an IGNORECASE alternation costs 13x more per line); every
 # alternative contains one of _INTERESTING's, so block mode never skips a failure line.
 _SIGNAL_HINT = re.compile(
-    r"error:|Error:|ERROR:|out of memory|OutOfMemoryError|CUDA error|NCCL WARN|nccl[A-Z]|Errno 98"
+    r"error:|Error:|ERROR:|error while loading|out of memory|OutOfMemoryError|CUDA error|NCCL WARN|nccl[A-Z]|Errno 98"
     r"|already in use|Segmentation|SEGV|exit status|Killed|KILL|oom-kill|Main process exited|signal 11"
     r"|Watchdog|watchdog timeout|Assertion `|profiled value -|\]:\[E|^E\d{4} \d\d:|access fault"
 )
@@ -317,6 +320,9 @@ class Traceback:
                     parts.append(f"    {f.source}")
             parts.append(f"{tb.exc_type}: {tb.message}" if tb.message else tb.exc_type)
         return "\n".join(parts)
+
+
+SIGNAL_LINE = 2000  # characters of a failure line kept
 
 
 @dataclass(frozen=True)
@@ -522,8 +528,8 @@ def _sglang(pid_key: str, msg: str) -> _Line:
 # Once MAX_TRACEBACKS are kept, a line can matter only as a failure signal: the lines
 # that can be one (a superset of _SIGNALS, literal so a block scan stays at C speed).
 _SIGNAL_BLOCK_PATTERN = (
-    r"error: |CUDA out of memory|OutOfMemoryError|Watchdog caught|Watchdog thread terminated|Watchdog timeout \("
-    r"|watchdog timeout \("
+    r"error(?:: | while loading shared)|CUDA out of memory|OutOfMemoryError|Watchdog caught"
+    r"|Watchdog thread terminated|Watchdog timeout \(|watchdog timeout \("
     r"|CUDA [Ee]rror(?: \([^)\n]*\))?: |NCCL WARN "
     r"|nccl(?:InternalError|InvalidUsage|SystemError|UnhandledCudaError|RemoteError)"
     r"|E(?:rrno 98|\d{3,4} \d\d:\d\d:\d\d)|d(?:dress already in use| value -\d)|Segmentation fault|SEGV"
@@ -656,6 +662,10 @@ _EVIDENCE: tuple[tuple[int, re.Pattern[str]], ...] = (
             r"(?i)error|exception\b|\bfail(?:s|ed|ing|ure)?\b|\bcrash|\babort|\bassert|\bhang(?:s|ing)?\b"
             r"|\bhung\b|\bstuck\b|\bfreez|\btime[sd]? ?out\b|\btimeout|\bkilled\b|no kernel image|cannot allocate"
             r"|not enough memory|\b(?:is|was|are|were) dead\b|\bdied\b|\bcorrupt(?:ed|ion)?\b"
+            # a package a feature needs; an HTTP client's log of its own request (the URL it
+            # asked first) answered 4xx / 5xx (a server's access log of a client's bad
+            # request is the client's failure, not the server's)
+            r'|\b(?:is|are) not installed\b|://[^\s"]+ "[A-Z]+ [^"\s]+ HTTP/\d(?:\.\d)?" [45]\d\d\b'
         ),
     ),
     (
@@ -669,13 +679,15 @@ _EVIDENCE: tuple[tuple[int, re.Pattern[str]], ...] = (
 # Any of them, in a lower-cased line: the cheap test first.
 _EVIDENCE_HINT = re.compile(
     r"error|exception|fail|crash|abort|assert|hang|hung|stuck|freez|time[sd]? ?out|timeout|killed|memory|\boom\b"
-    r"|segmentation|core dumped|fatal|deadlock|panic|no kernel image|dead|died|corrupt"
+    r"|segmentation|core dumped|fatal|deadlock|panic|no kernel image|dead|died|corrupt|not installed|http/"
 )
 # Lines that say nothing of this failure whatever words they hold: a traceback's frames, an
 # issue template's checklist and boilerplate.
 _NO_EVIDENCE = re.compile(
     r'^\s*(?:File "|[-*] \[[ xX]\]|Exception raised from )|(?i:I have searched|please (?:note|use english)|'
-    r"otherwise it will be closed|\bdiscussions?/new)"
+    r"otherwise it will be closed|\bdiscussions?/new"
+    # a program saying it goes on past an error ("Ignoring mcp import error")
+    r"|\bignoring\b[^\n]{0,40}?\b(?:errors?|exceptions?)\b)"
 )
 # The issue's own title (one '#', or a bracketed tag), not a template's section heading.
 _ISSUE_TITLE = re.compile(rf"(?i)\s*(?:#\s|{_TITLE_TAG})")
@@ -776,6 +788,9 @@ class JournalParser:
         # line says where, not what, and leaves prose and lone lines to say it.
         self._explained = False
         self._signals: list[Signal] = []
+        # A logged NCCL error per stream, awaiting NCCL's "Last error:" and its detail: the
+        # signal's index, and whether "Last error:" was read.
+        self._nccl_open: dict[str, tuple[int, bool]] = {}
         self._dropped = 0
         self._quoted: list[Signal] = []
         # (text, from, first exceptions-module name at or after it or -1, searched until)
@@ -926,10 +941,11 @@ class JournalParser:
         i = 0
         offset = 0  # where line i starts in text
         while i < n:
-            if not self._open_keys:
-                # Nothing open: jump to the next line that can matter, found at C speed.
-                # Once MAX_TRACEBACKS are kept only failure lines can, and the tracebacks
-                # of the lines jumped over are still counted (by their headers).
+            if not self._open_keys and not self._nccl_open:
+                # Nothing open (no traceback, no NCCL error awaiting its detail): jump to
+                # the next line that can matter, found at C speed. Once MAX_TRACEBACKS
+                # are kept only failure lines can, and the tracebacks of the lines jumped
+                # over are still counted (by their headers).
                 full = self._full
                 if full and self._signals_full:
                     self._dropped += text.count(_TB_START, offset)
@@ -1133,7 +1149,9 @@ class JournalParser:
         self._line(key, stream if stream is not None else self._stream(key), line)
 
     def _blank_line(self) -> None:
-        # A blank line matters only inside a traceback (it separates chained exceptions).
+        # A blank line matters only inside a traceback (it separates chained exceptions),
+        # and ends a logged NCCL error still awaiting its detail.
+        self._nccl_open.clear()
         waiting, self._in_message = self._in_message, {}
         for key in waiting:
             stream = self._streams.get(key)
@@ -1208,6 +1226,8 @@ class JournalParser:
 
     def _line(self, key: str, stream: _Stream, body: str) -> None:
         tb = stream.open
+        if self._nccl_open and tb is None and self._nccl_last_error(key, body):
+            return
         if tb is not None:
             tb.last_line = self._lines + max(self._block_index, 0)
             heard = self._heard
@@ -1226,7 +1246,7 @@ class JournalParser:
             return
         if full:
             if _SIGNAL_HINT.search(body):
-                self._signal(stream, body)
+                self._signal(key, stream, body)
             return
         if 'File "' in body[:16] and _FRAME.match(body):
             # Frames with no header above them: a traceback cut at the top.
@@ -1234,7 +1254,7 @@ class JournalParser:
             self._line(key, stream, body)
             return
         if _SIGNAL_HINT.search(body):
-            self._signal(stream, body)
+            self._signal(key, stream, body)
         if body[:1].isalpha() or body[:1] == "_":
             orphan = _ORPHAN.match(body)
             bare = _BARE_ORPHAN.match(body) if orphan is None and body[-1:] == ":" else None
@@ -1345,7 +1365,7 @@ class JournalParser:
             tb.state = "message"
             self._in_message[key] = None
             if _SIGNAL_HINT.search(body):
-                self._signal(stream, body)
+                self._signal(key, stream, body)
             return True
         if tb.state == "message":
             if tb.awaiting_message and _TB_START not in body and not body.startswith("```"):
@@ -1478,7 +1498,7 @@ class JournalParser:
         self._heard.clear()
         self._in_message.clear()
 
-    def _signal(self, stream: _Stream, body: str) -> None:
+    def _signal(self, key: str, stream: _Stream, body: str) -> None:
         if len(self._signals) >= MAX_SIGNALS or not _ANY_SIGNAL.search(body):
             return
         for kind, pattern in _SIGNALS:
@@ -1487,9 +1507,28 @@ class JournalParser:
                 self._order += 1
                 quoted = body[found.start() - 1 : found.start()] in _QUOTES
                 self._signals.append(
-                    Signal(kind, body.strip()[:2000], rank=stream.rank, order=self._order, quoted=quoted)
+                    Signal(kind, body.strip()[:SIGNAL_LINE], rank=stream.rank, order=self._order, quoted=quoted)
                 )
+                if kind == "nccl_error":
+                    self._nccl_open[key] = (len(self._signals) - 1, False)
                 return
+
+    def _nccl_last_error(self, key: str, body: str) -> bool:
+        """Whether ``body`` continues the NCCL error this stream logged last (NCCL's "Last
+        error:", then what it saw fail, which joins the signal's line)."""
+        pending = self._nccl_open.pop(key, None)
+        if pending is None:
+            return False
+        index, asked = pending
+        text = body.strip()
+        if not asked and text == _NCCL_LAST_ERROR:
+            self._nccl_open[key] = (index, True)
+            return True
+        if not asked or not text:
+            return False
+        said = self._signals[index]
+        self._signals[index] = replace(said, line=f"{said.line} {_NCCL_LAST_ERROR} {text}"[:SIGNAL_LINE])
+        return True
 
 
 # -- the launch command a paste shows ------------------------------------------------------

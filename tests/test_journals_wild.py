@@ -313,10 +313,6 @@ MISSES = {
     "lmcache-2084": "round 24: measured after the round-27e engine was frozen (c1b9e28), not tuned on",
     "sglang-12464": "round 24: measured after the round-27e engine was frozen (c1b9e28), not tuned on",
     "sglang-docs-ascend-faq": "round 24: measured after the round-27e engine was frozen (c1b9e28), not tuned on",
-    "sglang-9155": "round 26: measured after the round-28c engine was frozen (9ccfff5), not tuned on",
-    "sglang-36533": "round 26: measured after the round-28c engine was frozen (9ccfff5), not tuned on",
-    "areal-pr177": "round 26: measured after the round-28c engine was frozen (9ccfff5), not tuned on",
-    "sglang-4985": "round 26: measured after the round-28c engine was frozen (9ccfff5), not tuned on",
     "gpustack-3345": "round 26: measured after the round-28c engine was frozen (9ccfff5), not tuned on",
     "ktransformers-1676": "round 26: measured after the round-28c engine was frozen (9ccfff5), not tuned on",
 }
