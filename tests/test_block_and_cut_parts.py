@@ -85,3 +85,29 @@ def test_out_of_memory_in_a_users_words_is_out_of_memory(line: str, evidence: st
 def test_oom_inside_a_longer_word_is_no_out_of_memory() -> None:
     cls, _ = pasted("ERROR: CUDA OOMKILLER_DISABLED is unknown\n", {})
     assert cls is None or not cls.startswith("cuda-oom")
+
+
+# Issue 14 round 28e: torch's out-of-memory on the other accelerators SGLang serves on
+# (Ascend's torch_npu, ROCm, Intel's XPU) is worded as CUDA's, with the device's name.
+@pytest.mark.parametrize("device", ["NPU", "HIP", "XPU"])
+def test_out_of_memory_on_another_accelerator_is_out_of_memory(device: str) -> None:
+    paste = (
+        "[2026-02-02 10:00:00 TP1] Scheduler hit an exception: Traceback (most recent call last):\n"
+        '  File "/opt/py/sglang/srt/model_executor/model_runner.py", line 900, in load_model\n'
+        "    self.model = get_model(model_config=self.model_config)\n"
+        f"torch.OutOfMemoryError: {device} out of memory. Tried to allocate 512.00 MiB ({device} 1; 60.00 GiB total)\n"
+    )
+    cls, move = pasted(paste, {"mem-fraction-static": 0.9})
+    assert cls is not None and cls.startswith("cuda-oom")
+    assert move is not None and move.edits[0].target == "mem-fraction-static"
+    assert float(str(move.edits[0].value)) < 0.9
+
+
+def test_out_of_memory_on_another_accelerator_while_serving_is_read_as_serving() -> None:
+    paste = (
+        "[2026-02-02 10:00:00 TP0] Scheduler hit an exception: Traceback (most recent call last):\n"
+        '  File "/opt/py/sglang/srt/models/qwen3.py", line 300, in forward\n'
+        "    hidden_states = self.mlp(hidden_states)\n"
+        "RuntimeError: NPU out of memory. Tried to allocate 226.00 MiB (NPU 2; 60.96 GiB total capacity)\n"
+    )
+    assert pasted(paste, {})[0] == "cuda-oom-serving"
