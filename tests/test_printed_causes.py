@@ -88,3 +88,13 @@ def test_a_line_that_says_it_ignores_an_error_states_no_failure() -> None:
         '[2026-04-04 09:00:02] http://10.0.0.5:8080 "GET http://0.0.0.0:30000/model_info HTTP/1.1" 403 2100\n'
     )
     assert '" 403' in subject_of(paste)
+
+
+def test_a_native_backtraces_segfault_banner_is_a_segfault() -> None:
+    # (round 27's one miss of this shape, read after its blind scoring)
+    paste = (
+        "!!!!!!! Segfault encountered !!!!!!!\n"
+        '  File "<unknown>", line 0, in raise\n'
+        '  File "<unknown>", line 0, in ncclProxyService\n'
+    )
+    assert "Segfault encountered" in subject_of(paste)
