@@ -207,7 +207,11 @@ _SIGNALS: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(r"(?:ncclInternalError|ncclInvalidUsage|ncclSystemError|ncclUnhandledCudaError|ncclRemoteError)"),
     ),
     ("bind_error", re.compile(r"(?:\[Errno 98\]|address already in use|Address already in use)")),
-    ("segfault", re.compile(r"(?:Segmentation fault|status=11/SEGV|exit status 139|signal 11\b|SIGSEGV)")),
+    # (a native backtrace's banner too: "!!!!!!! Segfault encountered !!!!!!!")
+    (
+        "segfault",
+        re.compile(r"(?:Segmentation fault|Segfault encountered|status=11/SEGV|exit status 139|signal 11\b|SIGSEGV)"),
+    ),
     # faulthandler's report of another native crash (a C++ abort after a CUDA error, a bus
     # error); its thread dumps that follow are not a traceback.
     (
@@ -233,7 +237,7 @@ _ANY_SIGNAL = re.compile("|".join(f"(?:{re.sub(r'[(][?]P<[a-z]+>', '(?:', p.patt
 # alternative contains one of _INTERESTING's, so block mode never skips a failure line.
 _SIGNAL_HINT = re.compile(
     r"error:|Error:|ERROR:|error while loading|out of memory|OutOfMemoryError|CUDA error|NCCL WARN|nccl[A-Z]|Errno 98"
-    r"|already in use|Segmentation|SEGV|exit status|Killed|KILL|oom-kill|Main process exited|signal 11"
+    r"|already in use|Segmentation|Segfault|SEGV|exit status|Killed|KILL|oom-kill|Main process exited|signal 11"
     r"|Watchdog|watchdog timeout|Assertion `|profiled value -|\]:\[E|^E\d{4} \d\d:|access fault"
 )
 
@@ -532,7 +536,8 @@ _SIGNAL_BLOCK_PATTERN = (
     r"|Watchdog thread terminated|Watchdog timeout \(|watchdog timeout \("
     r"|CUDA [Ee]rror(?: \([^)\n]*\))?: |NCCL WARN "
     r"|nccl(?:InternalError|InvalidUsage|SystemError|UnhandledCudaError|RemoteError)"
-    r"|E(?:rrno 98|\d{3,4} \d\d:\d\d:\d\d)|d(?:dress already in use| value -\d)|Segmentation fault|SEGV"
+    r"|E(?:rrno 98|\d{3,4} \d\d:\d\d:\d\d)|d(?:dress already in use| value -\d)"
+    r"|Seg(?:mentation fault|fault encountered)|SEGV"
     r"|exit status 13[79]|s(?:ignal 11|sertion `)|Killed|KILL|oom-kill|Main process exited|\"MESSAGE\":\["
     r"|Memory access fault by GPU"
 )

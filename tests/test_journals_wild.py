@@ -316,7 +316,6 @@ MISSES = {
     "gpustack-3345": "round 26: measured after the round-28c engine was frozen (9ccfff5), not tuned on",
     "ktransformers-1676": "round 26: measured after the round-28c engine was frozen (9ccfff5), not tuned on",
     "sglang-11546": "round 27: measured after the round-28e engine was frozen (c2b964e), not tuned on",
-    "sglang-23499": "round 27: measured after the round-28e engine was frozen (c2b964e), not tuned on",
 }
 
 
