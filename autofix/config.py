@@ -314,6 +314,14 @@ def _known_flag(spelling: str, flags: Mapping[str, str], aliases: Mapping[str, s
     return named.pop() if len(named) == 1 else None
 
 
+def _wrapped(spelling: str, first: object, flags: Mapping[str, str], aliases: Mapping[str, str]) -> bool:
+    """Whether ``first`` is the rest of a flag name the spelling began (see renames)."""
+    if spelling in flags or spelling in aliases or not isinstance(first, str) or not first[:1].isalnum():
+        return False
+    name = spelling + first
+    return name in flags or name in aliases
+
+
 def _check_value_types(args: Mapping[str, object], family: str, source: str) -> None:
     """A value that is no number in any spelling (``tp: eight``) for a flag the target's
     parser reads as a number is bad input found at load, naming the key, not a search that
@@ -332,6 +340,10 @@ def _check_value_types(args: Mapping[str, object], family: str, source: str) -> 
         if value is True and _foreign_switch(str(spelling), str(flag), flags, aliases, family):
             continue
         items = value if isinstance(value, list) else [value]
+        # A name wrapped onto the next line of a pasted command (--node-r / ank 0): the
+        # first word is the name's rest, not a value; the rename joins them.
+        if _wrapped(str(spelling), items[0], flags, aliases):
+            continue
         for item in items if kinds.get(str(flag)) == "list" else items[:1]:
             # A word with a reading (auto, None, unlimited, off) is the search's to read.
             if isinstance(item, bool) or not (any(ch.isdigit() for ch in str(item)) or has_reading(str(item))):

@@ -74,6 +74,9 @@ def meaning(spelling: str, catalog: Catalog, value: ArgValue | None = None) -> M
     """What the user meant by a flag the parser does not know, given ``value`` (None: not
     known, or none given); None when nothing says."""
     norm = normal_form(spelling)
+    wrapped = _wrapped_name(spelling, value, catalog)
+    if wrapped is not None:
+        return Meaning(spelling, (wrapped,), "the flag's name, wrapped onto the next line of the command")
     short = bool(_SHORT_OPTION.match(spelling)) and len(norm) <= MAX_SHORT
     found = _resolve(norm, catalog, short=short, given=value)
     if found is not None:
@@ -85,6 +88,25 @@ def meaning(spelling: str, catalog: Catalog, value: ArgValue | None = None) -> M
             flags = tuple(pair for r in resolved if r is not None for pair in r[0])
             return Meaning(spelling, flags, "two flags written together")
     return None
+
+
+_NAME_REST = re.compile(r"[a-z0-9][a-z0-9-]*\Z")
+
+
+def _wrapped_name(spelling: str, value: ArgValue | None, catalog: Catalog) -> tuple[str, ArgValue] | None:
+    """(flag, its value) when the first word of ``value`` is the rest of the flag's name: a
+    command wrapped inside a flag (``--node-r`` / ``ank 0``) reaches argv as a prefix and a
+    word that, written together, name one flag exactly. None otherwise."""
+    words = value if isinstance(value, tuple) else (value,) if isinstance(value, str) else ()
+    if not words or catalog.knows(spelling) or not _NAME_REST.match(words[0]):
+        return None
+    # (a name cut after a dash keeps it: normal_form drops a trailing one)
+    joint = "-" if spelling.endswith("-") else ""
+    name = normal_form(spelling) + joint + words[0]
+    if not catalog.knows(name):
+        return None
+    rest = words[1:]
+    return catalog.canonical(name), (rest[0] if len(rest) == 1 else rest) if rest else True
 
 
 def _known(catalog: Catalog) -> list[str]:
