@@ -771,6 +771,7 @@ def infer(
     moves.extend(json_moves(subject, flags.candidate.args))  # JSON-valued flags: mend, rekey
     moves.extend(_sizes_with_units(subject, flags))
     moves.extend(_numbers_refused(message, flags))
+    moves.extend(_past_bound(message, flags))
     parser_text = _parser_text(subject)
     moves.extend(_from_argparse(parser_text, flags))
     moves.extend(_switch_given_value(parser_text, flags))
@@ -1045,6 +1046,31 @@ def _numbers_refused(message: str, flags: Flags) -> list[Move]:
                     "number",
                 )
             )
+    return out
+
+
+# "context_length (60000) is greater than the derived context_length (40960)": a field's
+# value and, within the sentence, the bound it passed, each in parentheses.
+_PAST_BOUND = re.compile(
+    r"\b(?P<field>[a-z][a-z0-9_]{1,60}) \((?P<value>-?\d+(?:\.\d+)?)\) (?:is |was )?"
+    r"(?:(?P<over>greater than|larger than|bigger than|more than|exceeds?|above)|less than|smaller than|below)"
+    r"\b[^()\n]{0,80}?\((?P<bound>-?\d+(?:\.\d+)?)\)"
+)
+
+
+def _past_bound(message: str, flags: Flags) -> list[Move]:
+    """The user's value of a flag a message finds past a bound it names (the model's derived
+    context length, a pool's capacity): set to that bound, which the check accepts."""
+    out: list[Move] = []
+    for found in _PAST_BOUND.finditer(message):
+        flag = flag_name(found.group("field"))
+        spelled = flags.spelling(flag)
+        held = as_number(flags.candidate.arg(spelled)) if spelled else None
+        bound = found.group("bound")
+        if spelled is None or flags.is_pinned(flag) or held is None or held != float(found.group("value")):
+            continue
+        if (held > float(bound)) == (found.group("over") is not None):
+            out.append(_inferred([Edit(EditOp.SET, flags.target(flag), bound)], "bound"))
     return out
 
 
