@@ -163,10 +163,35 @@ def _resolve(
         if successor is not None:
             return ((successor, None),), f"renamed in SGLang {catalog.history.seen[successor][0]}"
         return (), f"SGLang {first}-{last} had it; later releases removed it"
+    shortened = _abbreviated(name, known, catalog)
+    if shortened is not None:
+        return ((shortened, None),), "the flag whose words these shorten"
     close = difflib.get_close_matches(name, known, n=1, cutoff=CLOSE)
     if close:
         return ((close[0], None),), "the nearest flag name"
     return None
+
+
+def _abbreviated(name: str, known: Sequence[str], catalog: Catalog) -> str | None:
+    """The one flag with as many words as ``name``, each of which the word of ``name`` in
+    its place shortens (attn: attention, reqs: requests); None when none or several fit."""
+    words = name.split("-")
+    fits = {
+        catalog.canonical(k)
+        for k in known
+        if len(parts := k.split("-")) == len(words) and all(map(_shortens, words, parts))
+    }
+    return fits.pop() if len(fits) == 1 else None
+
+
+def _shortens(short: str, word: str) -> bool:
+    """``short`` is ``word`` or keeps its first letter and some of the rest, in order."""
+    if short == word:
+        return True
+    if len(short) < 2 or len(short) >= len(word) or short[0] != word[0]:
+        return False
+    rest = iter(word[1:])
+    return all(ch in rest for ch in short[1:])
 
 
 def _takes(flag: str, value: ArgValue | None, catalog: Catalog) -> bool:
