@@ -44,3 +44,20 @@ def test_a_comparison_of_another_value_moves_nothing_to_its_bound() -> None:
         "User-specified context_length (60000) is greater than the derived context_length (40960).",
     )
     assert "set context-length=40960" not in got, got
+
+
+# Issue 14 round 28j: the message's own advice to set an environment variable (SGLang's
+# "To allow overriding this maximum, set the env var SGLANG_...=1") is a move, after the
+# bound the check accepts (which needs no override) and before the last-resort drop.
+def test_the_messages_env_var_advice_follows_the_bound() -> None:
+    got = labels(
+        {"context-length": "131072"},
+        "User-specified context_length (131072) is greater than the derived context_length (32768). "
+        "To allow overriding this maximum, set the env var SGLANG_ALLOW_LONGER_THING=1",
+    )
+    assert got[:2] == ["set context-length=32768", "set_env SGLANG_ALLOW_LONGER_THING=1"], got
+
+
+def test_a_lower_case_word_after_set_is_no_env_var() -> None:
+    got = labels({"context-length": "131072"}, "context_length is too long; set max_len=4096 in your config")
+    assert not any(label.startswith("set_env") for label in got), got
