@@ -8,20 +8,9 @@ These tests use their own commands."""
 
 from __future__ import annotations
 
-from autofix.catalog import load_catalog
 from autofix.config import parse_base
-from autofix.model import Candidate
-from autofix.renames import rename_move
-from autofix.repair import apply
 
-CATALOG = load_catalog()
-
-
-def renamed(args: dict[str, object]) -> Candidate:
-    base = Candidate.build({"model-path": "/m", **args})
-    move = rename_move(base, CATALOG, {})
-    assert move is not None
-    return apply(base, move)
+from .proposing import renamed
 
 
 def test_a_name_wrapped_inside_a_word_joins_and_keeps_its_value() -> None:
