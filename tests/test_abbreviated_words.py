@@ -31,3 +31,11 @@ def test_shortened_words_name_the_one_flag_they_abbreviate(spelling: str, flag: 
 
 def test_a_word_no_flag_word_holds_names_nothing() -> None:
     assert meaning("disable-radix-zebra", CATALOG, True) is None
+
+
+def test_a_short_option_or_a_word_sharing_only_its_first_letter_is_no_abbreviation() -> None:
+    # (ik_llama.cpp's -ser is no --sidecar: s-e-r are in "sidecar" in order, but a shortened
+    # word keeps at least the word's first two letters, and a short option names no words)
+    for spelling in ("-ser", "ser"):
+        found = meaning(spelling, CATALOG, "7,1")
+        assert found is None or not found.flags or found.flags[0][0] != "sidecar", found
