@@ -61,3 +61,13 @@ def test_the_messages_env_var_advice_follows_the_bound() -> None:
 def test_a_lower_case_word_after_set_is_no_env_var() -> None:
     got = labels({"context-length": "131072"}, "context_length is too long; set max_len=4096 in your config")
     assert not any(label.startswith("set_env") for label in got), got
+
+
+def test_env_var_advice_for_another_platform_is_no_move_here() -> None:
+    # (a sixth-set case at 28j: SGLang's refusal ends "On ROCm, set X=1 to select ..."; the
+    # advice is for a host this one is not, so it costs an attempt)
+    got = labels(
+        {"moe-runner-backend": "fancy"},
+        "--moe-runner-backend fancy needs a newer GPU. On ROCm, set SGLANG_USE_OTHER_FANCY=1 to select it instead.",
+    )
+    assert not any(label.startswith("set_env") for label in got), got
