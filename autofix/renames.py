@@ -163,7 +163,7 @@ def _resolve(
         if successor is not None:
             return ((successor, None),), f"renamed in SGLang {catalog.history.seen[successor][0]}"
         return (), f"SGLang {first}-{last} had it; later releases removed it"
-    shortened = _abbreviated(name, known, catalog)
+    shortened = None if short else _abbreviated(name, known, catalog)
     if shortened is not None:
         return ((shortened, None),), "the flag whose words these shorten"
     close = difflib.get_close_matches(name, known, n=1, cutoff=CLOSE)
@@ -185,13 +185,14 @@ def _abbreviated(name: str, known: Sequence[str], catalog: Catalog) -> str | Non
 
 
 def _shortens(short: str, word: str) -> bool:
-    """``short`` is ``word`` or keeps its first letter and some of the rest, in order."""
+    """``short`` is ``word`` or keeps its first two letters and some of the rest, in order
+    (one letter in common says nothing: s-e-r is in "sidecar")."""
     if short == word:
         return True
-    if len(short) < 2 or len(short) >= len(word) or short[0] != word[0]:
+    if len(short) < 2 or len(short) >= len(word) or short[:2] != word[:2]:
         return False
-    rest = iter(word[1:])
-    return all(ch in rest for ch in short[1:])
+    rest = iter(word[2:])
+    return all(ch in rest for ch in short[2:])
 
 
 def _takes(flag: str, value: ArgValue | None, catalog: Catalog) -> bool:

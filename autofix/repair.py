@@ -1309,7 +1309,9 @@ def _from_message(message: str, flags: Flags) -> list[Move]:
     for edit in _sized_in_words(message, flags):
         add([edit])
     for found in _ENV_ADVICE.finditer(message):
-        add([Edit(EditOp.SET_ENV, found.group("name"), found.group("value"))], "advice")
+        sentence = message[: found.start()].rsplit(". ", 1)[-1]
+        if not _OTHER_PLATFORM.match(sentence):
+            add([Edit(EditOp.SET_ENV, found.group("name"), found.group("value"))], "advice")
     out.extend(_inferred([e], "timeout") for e in _timeouts_that_fired(message, flags))
     # A value the user set, named in prose where the message says what is not supported
     # ("not supported with Flex Attention backend", attention-backend: flex_attention).
@@ -1326,6 +1328,9 @@ _ENV_ADVICE = re.compile(
     r"\bset (?:the )?(?:env(?:ironment)? var(?:iable)? )?`?(?P<name>[A-Z][A-Z0-9]*_[A-Z0-9_]+)`?"
     r" ?= ?`?(?P<value>[\w.-]+)"
 )
+
+# Advice for one platform only ("On ROCm, set ..."): not a move on a host it may not be.
+_OTHER_PLATFORM = re.compile(r"\s*(?:On|For) [A-Z][\w /-]{0,30},")
 
 
 # "too large tensor parallel size", "the pipeline parallel size is too small": a size named
