@@ -1308,10 +1308,6 @@ def _from_message(message: str, flags: Flags) -> list[Move]:
             add([scaled])
     for edit in _sized_in_words(message, flags):
         add([edit])
-    for found in _ENV_ADVICE.finditer(message):
-        sentence = message[: found.start()].rsplit(". ", 1)[-1]
-        if not _OTHER_PLATFORM.match(sentence):
-            add([Edit(EditOp.SET_ENV, found.group("name"), found.group("value"))], "advice")
     out.extend(_inferred([e], "timeout") for e in _timeouts_that_fired(message, flags))
     # A value the user set, named in prose where the message says what is not supported
     # ("not supported with Flex Attention backend", attention-backend: flex_attention).
@@ -1320,17 +1316,6 @@ def _from_message(message: str, flags: Flags) -> list[Move]:
         if isinstance(value, str) and not named_flag and _mentioned(value, message) and not flags.is_host_fact(name):
             add([Edit(EditOp.DROP, name)], "value")
     return out
-
-
-# A message's advice to set an environment variable ("set the env var SGLANG_X=1"): an
-# upper-case name with an underscore, as environment variables are written.
-_ENV_ADVICE = re.compile(
-    r"\bset (?:the )?(?:env(?:ironment)? var(?:iable)? )?`?(?P<name>[A-Z][A-Z0-9]*_[A-Z0-9_]+)`?"
-    r" ?= ?`?(?P<value>[\w.-]+)"
-)
-
-# Advice for one platform only ("On ROCm, set ..."): not a move on a host it may not be.
-_OTHER_PLATFORM = re.compile(r"\s*(?:On|For) [A-Z][\w /-]{0,30},")
 
 
 # "too large tensor parallel size", "the pipeline parallel size is too small": a size named

@@ -44,33 +44,3 @@ def test_a_comparison_of_another_value_moves_nothing_to_its_bound() -> None:
         "User-specified context_length (60000) is greater than the derived context_length (40960).",
     )
     assert "set context-length=40960" not in got, got
-
-
-# Issue 14 round 28j: the message's own advice to set an environment variable (SGLang's
-# "To allow overriding this maximum, set the env var SGLANG_...=1") is a move, after every
-# flag move, the last-resort drop too: a switch of the server's own behaviour (an override
-# SGLang warns about, an experimental path) is what an operator tries when no flag does
-# (at f2c4300 it came before the drop and cost 0.5.11-first's mamba case three attempts).
-def test_the_messages_env_var_advice_comes_after_every_flag_move() -> None:
-    got = labels(
-        {"context-length": "131072"},
-        "User-specified context_length (131072) is greater than the derived context_length (32768). "
-        "To allow overriding this maximum, set the env var SGLANG_ALLOW_LONGER_THING=1.",
-    )
-    assert got[0] == "set context-length=32768", got
-    assert got[-1] == "set_env SGLANG_ALLOW_LONGER_THING=1", got  # (the sentence's period is no part of it)
-
-
-def test_a_lower_case_word_after_set_is_no_env_var() -> None:
-    got = labels({"context-length": "131072"}, "context_length is too long; set max_len=4096 in your config")
-    assert not any(label.startswith("set_env") for label in got), got
-
-
-def test_env_var_advice_for_another_platform_is_no_move_here() -> None:
-    # (a sixth-set case at 28j: SGLang's refusal ends "On ROCm, set X=1 to select ..."; the
-    # advice is for a host this one is not, so it costs an attempt)
-    got = labels(
-        {"moe-runner-backend": "fancy"},
-        "--moe-runner-backend fancy needs a newer GPU. On ROCm, set SGLANG_USE_OTHER_FANCY=1 to select it instead.",
-    )
-    assert not any(label.startswith("set_env") for label in got), got
