@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -427,6 +427,22 @@ def normal_form(spelling: str) -> str:
     (underscores, case, extra and split dashes are spelling)."""
     text = "".join(spelling.split()).lstrip("-").lower().replace("_", "-")
     return _DASHES.sub("--", text).strip("-")
+
+
+_NAME_REST = re.compile(r"[a-z0-9][a-z0-9-]*\Z")
+
+
+def wrapped_name(spelling: str, word: object, knows: Callable[[str], bool]) -> str | None:
+    """The flag ``spelling`` and ``word`` name written together (a pasted command wrapped
+    inside a flag, ``--node-r`` / ``ank 0``, reaches argv as a prefix and a word), when
+    ``knows`` has that name and not the spelling alone; None otherwise. The base loader and
+    the rename read a wrapped name by this one rule."""
+    if not isinstance(word, str) or not _NAME_REST.match(word) or knows(spelling):
+        return None
+    # (a name cut after a dash keeps it: normal_form drops a trailing one)
+    joint = "-" if spelling.endswith("-") else ""
+    name = normal_form(spelling) + joint + word
+    return name if knows(name) else None
 
 
 def _equivalent(where: str, engine: str, entry: object) -> Equivalent:

@@ -28,7 +28,7 @@ from typing import Any, NoReturn
 
 import yaml
 
-from .catalog import Equivalent, normal_form, parse_equivalents
+from .catalog import Equivalent, normal_form, parse_equivalents, wrapped_name
 from .errors import CatalogError, ConfigError
 from .meant import has_reading
 from .model import REDACTED, Candidate
@@ -314,14 +314,6 @@ def _known_flag(spelling: str, flags: Mapping[str, str], aliases: Mapping[str, s
     return named.pop() if len(named) == 1 else None
 
 
-def _wrapped(spelling: str, first: object, flags: Mapping[str, str], aliases: Mapping[str, str]) -> bool:
-    """Whether ``first`` is the rest of a flag name the spelling began (see renames)."""
-    if spelling in flags or spelling in aliases or not isinstance(first, str) or not first[:1].isalnum():
-        return False
-    name = spelling + first
-    return name in flags or name in aliases
-
-
 def _check_value_types(args: Mapping[str, object], family: str, source: str) -> None:
     """A value that is no number in any spelling (``tp: eight``) for a flag the target's
     parser reads as a number is bad input found at load, naming the key, not a search that
@@ -329,6 +321,10 @@ def _check_value_types(args: Mapping[str, object], family: str, source: str) -> 
     ``0,85``), or a word a reading knows (``auto``, ``unlimited``), is left to the search,
     whose repair reads what the user meant."""
     flags, aliases, kinds = _flag_types(family)
+
+    def parser_has(name: str) -> bool:
+        return name in flags or name in aliases
+
     for spelling, value in args.items():
         flag = _known_flag(str(spelling), flags, aliases)
         what = _NUMBER_TYPES.get(flags.get(flag, "")) if flag else None
@@ -342,7 +338,7 @@ def _check_value_types(args: Mapping[str, object], family: str, source: str) -> 
         items = value if isinstance(value, list) else [value]
         # A name wrapped onto the next line of a pasted command (--node-r / ank 0): the
         # first word is the name's rest, not a value; the rename joins them.
-        if _wrapped(str(spelling), items[0], flags, aliases):
+        if wrapped_name(str(spelling), items[0], parser_has) is not None:
             continue
         for item in items if kinds.get(str(flag)) == "list" else items[:1]:
             # A word with a reading (auto, None, unlimited, off) is the search's to read.

@@ -17,7 +17,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from .catalog import Catalog, Equivalent, normal_form
+from .catalog import Catalog, Equivalent, normal_form, wrapped_name
 from .choices import near_choice
 from .model import ArgValue, Candidate, Edit, EditOp, Move, normalize_value
 
@@ -90,20 +90,12 @@ def meaning(spelling: str, catalog: Catalog, value: ArgValue | None = None) -> M
     return None
 
 
-_NAME_REST = re.compile(r"[a-z0-9][a-z0-9-]*\Z")
-
-
 def _wrapped_name(spelling: str, value: ArgValue | None, catalog: Catalog) -> tuple[str, ArgValue] | None:
-    """(flag, its value) when the first word of ``value`` is the rest of the flag's name: a
-    command wrapped inside a flag (``--node-r`` / ``ank 0``) reaches argv as a prefix and a
-    word that, written together, name one flag exactly. None otherwise."""
+    """(flag, its value) when the first word of ``value`` is the rest of the flag's name
+    (catalog.wrapped_name); None otherwise."""
     words = value if isinstance(value, tuple) else (value,) if isinstance(value, str) else ()
-    if not words or catalog.knows(spelling) or not _NAME_REST.match(words[0]):
-        return None
-    # (a name cut after a dash keeps it: normal_form drops a trailing one)
-    joint = "-" if spelling.endswith("-") else ""
-    name = normal_form(spelling) + joint + words[0]
-    if not catalog.knows(name):
+    name = wrapped_name(spelling, words[0], catalog.knows) if words else None
+    if name is None:
         return None
     rest = words[1:]
     return catalog.canonical(name), (rest[0] if len(rest) == 1 else rest) if rest else True
