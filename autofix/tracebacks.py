@@ -850,7 +850,7 @@ class JournalParser:
                     quoted = _quoted(text, start, needle)
                     if quoted is not None:
                         self._order += 1
-                        line = f"{quoted[0]}: {quoted[1]}"[:2000]
+                        line = f"{quoted[0]}: {quoted[1]}"[:SIGNAL_LINE]
                         self._quoted.append(Signal("quoted_exception", line, order=self._order))
             pos = end + 1 if module >= 0 else end
 
