@@ -47,6 +47,7 @@ FILE_KEYS = (
     "words",
     "folds",
     "components",
+    "optional",
     "classes",
 )
 VALUE_KEYS = ("from", "add", "mul", "min", "max", "default", "match", "round", "round_up_to", "divisor_of", "replace")
@@ -251,6 +252,10 @@ class Catalog:
     # A size that splits another's GPUs instead of adding its own while a switch is on
     # (dp-size under DP attention): raising it asks the operator for no hardware.
     gpu_shares: Mapping[str, str] = field(default_factory=dict)
+    # Flags that turn on an optional feature or pick an implementation (patterns on the
+    # flag's name): what an operator relaunches without, one at a time, when a running
+    # server's failure names no cause.
+    optional: tuple[re.Pattern[str], ...] = ()
     # Where ``flags`` came from: the static table's version, or the host's parser.
     flags_from: str = ""
     # Other engines' flags (normal form) -> what SGLang calls them (strategies/*.equivalents.json).
@@ -538,6 +543,7 @@ def parse_catalog(texts: Mapping[str, str], flag_texts: Mapping[str, str] | None
     gpu_counts: set[str] = set()
     primary: set[str] = set()
     components: list[Component] = []
+    optional: list[re.Pattern[str]] = []
     env_domains: dict[str, re.Pattern[str]] = {}
     words: dict[str, tuple[str, ...]] = {}
     folds: dict[str, str] = {}
@@ -581,6 +587,7 @@ def parse_catalog(texts: Mapping[str, str], flag_texts: Mapping[str, str] | None
         gpu_counts |= _flag_list(data, "gpu_counts", name)
         primary |= _flag_list(data, "primary", name)
         components.extend(_parse_component(raw, name, i) for i, raw in enumerate(data.get("components") or []))
+        optional.extend(_patterns(data, "optional", name))
         for flag, phrases in (data.get("words") or {}).items():
             if (
                 not _FLAG.match(str(flag))
@@ -626,6 +633,7 @@ def parse_catalog(texts: Mapping[str, str], flag_texts: Mapping[str, str] | None
         folds=folds,
         components=tuple(components),
         gpu_shares=gpu_shares,
+        optional=tuple(optional),
     )
 
 
@@ -641,6 +649,18 @@ def _parse_component(raw: Any, name: str, index: int) -> Component:
         raise CatalogError(f"{name}: {where}: where (a regex on frame files) and moves (a list) are required")
     specs = tuple(_parse_move(m, name, f"{where}.moves[{i}]", set()) for i, m in enumerate(moves))
     return Component(raw["id"], pattern, specs, named)
+
+
+def _patterns(data: Mapping[str, Any], key: str, name: str) -> list[re.Pattern[str]]:
+    out: list[re.Pattern[str]] = []
+    for i, pattern in enumerate(data.get(key) or []):
+        if not isinstance(pattern, str):
+            raise CatalogError(f"{name}: {key}[{i}]: must be a regex string")
+        try:
+            out.append(re.compile(pattern))
+        except re.error as exc:
+            raise CatalogError(f"{name}: {key}[{i}]: bad regex: {exc}") from None
+    return out
 
 
 def _flag_list(data: Mapping[str, Any], key: str, name: str) -> set[str]:

@@ -21,9 +21,10 @@ from typing import Any
 from .catalog import Catalog, Component, EditSpec, FailureClass, MoveSpec, ValueSpec
 from .choices import closest_choices, near_choice
 from .classify import MATCH_LINE, Diagnosis, Subject
-from .features import off_by_words, on_by_words, switched_off
+from .features import is_on, off_by_words, on_by_words, switched_off
 from .meant import as_meant, as_number, plain_size
 from .model import ArgValue, Candidate, Edit, EditOp, KeyValue, Move, json_object, normalize_value
+from .optional import TurnedOn, without_optional
 from .renames import OFF_WORDS, ON_WORDS, in_host_release, refused_flags, rename_move
 from .search import more_gpus
 from .source import PRODUCT, Conjunction, FieldRef, alternatives, failing_site
@@ -182,6 +183,10 @@ def propose(
     if not moves and renamed is None:
         # Nothing read anything: the flags the message's words point at, a last resort.
         moves.extend(_related_by_words(failure_text, flags))
+    if diagnosis.failure.gate.on_gpus and cls is None:
+        # A running server's failure no class names: relaunch without each optional
+        # feature the user turned on, after everything read off the failure.
+        moves.extend(without_optional(_failure_and_frames(diagnosis.subject), _optional_turned_on(flags)))
 
     children: list[tuple[int, Move, Candidate]] = []
     seen: set[str] = {candidate.key}
@@ -209,6 +214,33 @@ def propose(
     # orphans what the user asked for last; otherwise in the order found.
     children.sort(key=lambda t: t[0])
     return [Proposal(move, child, i, tier == GIVES_UP_TIER) for i, (tier, move, child) in enumerate(children)]
+
+
+def _failure_and_frames(subject: Subject) -> str:
+    """The failure's text with where it ran: its frames' files and lines."""
+    tb = subject.traceback or subject.cut
+    frames = tb.frames if tb is not None else ()
+    return "\n".join([f"{subject.exception}: {subject.said or ''}", *(f"{f.file} {f.source or ''}" for f in frames)])
+
+
+def _optional_turned_on(flags: Flags) -> list[TurnedOn]:
+    """The flags the user set that turn on an optional feature (a switch on) or pick an
+    implementation other than the parser's default (catalogue ``optional``), in order."""
+    out: list[TurnedOn] = []
+    for spelling, value in flags.candidate.args:
+        name = flags.catalog.canonical(spelling)
+        if flags.is_pinned(spelling) or flags.is_host_fact(name):
+            continue
+        if not any(p.search(name) for p in flags.catalog.optional):
+            continue
+        info = flags.catalog.flag(name)
+        shown = " ".join(value) if isinstance(value, tuple) else str(value)
+        if name.startswith("enable-") and not is_on(value):
+            continue
+        if info is not None and info.default is not None and shown == str(info.default):
+            continue
+        out.append(TurnedOn(name, spelling, shown))
+    return out
 
 
 def _flag_views(flags: Flags) -> dict[str, tuple[str, object | None, tuple[object, ...]]]:
