@@ -196,8 +196,13 @@ _SIGNALS: tuple[tuple[str, re.Pattern[str]], ...] = (
     # (FlashMLA, cutlass) "CUDA error (file.cu:93): ...".
     ("cuda_error", re.compile(r"CUDA [Ee]rror(?: \([^)\n]{1,300}\))?: (?P<detail>.+)")),
     # ROCm's report of a kernel's memory fault ("Memory access fault by GPU node-2 ... on
-    # address 0x..."): the process aborts without a Python traceback.
-    ("gpu_fault", re.compile(r"Memory access fault by GPU")),
+    # address 0x..."): the process aborts without a Python traceback. The kernel log's
+    # (dmesg) report of one: amdgpu's page fault lines ("[gfxhub0] retry page fault", "...
+    # fault from die AID0.XCD1"), NVIDIA's Xid line ("NVRM: Xid (PCI:...): 13, ...").
+    (
+        "gpu_fault",
+        re.compile(r"Memory access fault by GPU|amdgpu: .{0,60}?(?:page fault|fault from die)|NVRM: Xid \("),
+    ),
     ("nccl_warn", re.compile(r"NCCL WARN (?P<detail>.+)")),
     # A part of the server reporting its own failure ("[... TP7] Piecewise CUDA Graph failed
     # with error: ..."), its traceback often cut from the paste below it.
@@ -239,6 +244,7 @@ _SIGNAL_HINT = re.compile(
     r"error:|Error:|ERROR:|error while loading|out of memory|OutOfMemoryError|CUDA error|NCCL WARN|nccl[A-Z]|Errno 98"
     r"|already in use|Segmentation|Segfault|SEGV|exit status|Killed|KILL|oom-kill|Main process exited|signal 11"
     r"|Watchdog|watchdog timeout|Assertion `|profiled value -|\]:\[E|^E\d{4} \d\d:|access fault"
+    r"|page fault|fault from die|NVRM: Xid"
 )
 
 # A pipe to a dead child breaking says less than the wrapper that reports the death.
@@ -539,11 +545,14 @@ _SIGNAL_BLOCK_PATTERN = (
     r"|E(?:rrno 98|\d{3,4} \d\d:\d\d:\d\d)|d(?:dress already in use| value -\d)"
     r"|Seg(?:mentation fault|fault encountered)|SEGV"
     r"|exit status 13[79]|s(?:ignal 11|sertion `)|Killed|KILL|oom-kill|Main process exited|\"MESSAGE\":\["
-    r"|Memory access fault by GPU"
+    r"|Memory access fault by GPU|page fault|fault from die|NVRM: Xid"
 )
 # Every alternative costs the block scan of every journal; the ones added for torch's glog
 # error lines ("E421 02:05:38"), a negative profiled budget ("d value -5") and a kernel's
 # assertion ("ssertion `") share a first letter with an older one, where they cost nothing.
+# The kernel log's GPU faults ("page fault", "fault from die", "NVRM: Xid") cost about a
+# tenth of the scan of a journal of progress lines; no spelling of them that shares a first
+# letter measured cheaper.
 _SIGNAL_BLOCK = re.compile(_SIGNAL_BLOCK_PATTERN)
 # A line that can matter when no traceback is open: it starts one (a header, a frame cut
 # from its header, an exception line quoted alone) or it is a failure line. The literals

@@ -253,7 +253,6 @@ MISSES = {
     "sglang-18943": "round 11: measured after the round's engine was frozen (ce58d01), not tuned on",
     "sglang-7338": "round 13: measured after the round-14 engine was frozen (37e2c6d), not tuned on",
     "sglang-23769": "round 13: measured after the round-14 engine was frozen (37e2c6d), not tuned on",
-    "sglang-34260": "round 13: measured after the round-14 engine was frozen (37e2c6d), not tuned on",
     "kvcached-5": "round 13: measured after the round-14 engine was frozen (37e2c6d), not tuned on",
     "sglang-199": "round 13: measured after the round-14 engine was frozen (37e2c6d), not tuned on",
     "sglang-3547": "round 13: measured after the round-14 engine was frozen (37e2c6d), not tuned on",
@@ -316,8 +315,6 @@ MISSES = {
     "gpustack-3345": "round 26: measured after the round-28c engine was frozen (9ccfff5), not tuned on",
     "ktransformers-1676": "round 26: measured after the round-28c engine was frozen (9ccfff5), not tuned on",
     "sglang-11546": "round 27: measured after the round-28e engine was frozen (c2b964e), not tuned on",
-    "sglang-10195": "round 28: measured after the round-29a engine was frozen (c6fc4c3), not tuned on",
-    "aiter-2059": "round 28: measured after the round-29a engine was frozen (c6fc4c3), not tuned on",
     "sglang-6843": "round 28: measured after the round-29a engine was frozen (c6fc4c3), not tuned on",
 }
 
