@@ -717,6 +717,13 @@ _DROP_OBJECT = re.compile(
     r"(?:incompatible with|cannot be combined with|not supported (?:together )?with"
     r"|does not support|(?<![a-z])drop)\s+--([a-z0-9][a-z0-9-]*)"
 )
+# "--A is incompatible with --B", "--A is not supported with --B": A is what the check
+# refuses (its subject), B the setting it met; A's drop goes before the object's
+# (_DROP_OBJECT). The symmetric wordings ("not supported together with", "cannot be
+# combined with": the two together) single out neither and keep the object's first.
+_REFUSED_SUBJECT = re.compile(
+    r"^--(?P<flag>[a-z0-9][a-z0-9-]*)(?:[= ]\S+)?\s+(?:is|are)\s+(?:incompatible|not supported) with\s+--[a-z0-9]"
+)
 _NOT_SUPPORTED = re.compile(r"^--(?P<flag>[a-z0-9][a-z0-9-]*)(?:[= ]\S+)? is not supported(?! (?:together )?with)")
 _CONFLICTS = re.compile(r"^--(?P<flag>[a-z0-9][a-z0-9-]*)\S* conflicts with")
 _NEEDS_HARDWARE = re.compile(
@@ -1306,6 +1313,9 @@ def _from_message(message: str, flags: Flags) -> list[Move]:
         disabling = "disable-" + "-".join(found.group("words").split())
         if flags.spelling(disabling):
             add([Edit(EditOp.DROP, flags.target(disabling))])
+    refused = _REFUSED_SUBJECT.match(message.strip())
+    if refused and flags.spelling(refused.group("flag")):
+        add([Edit(EditOp.DROP, flags.target(refused.group("flag")))])
     conflict = _CONFLICTS.search(message)
     if conflict and flags.spelling(conflict.group("flag")):
         add([Edit(EditOp.DROP, flags.target(conflict.group("flag")))])
