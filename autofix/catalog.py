@@ -343,6 +343,22 @@ class Catalog:
         sizes' GPUs instead of adding its own while the switch is on (``gpu_shares``)."""
         return [(self.spellings(size), self.spellings(switch)) for size, switch in sorted(self.gpu_shares.items())]
 
+    def domain(self, flag: str) -> tuple[Any, ...]:
+        """The values ``domains`` gives ``flag``; for a flag of one role of a setting that
+        has none (speculative-draft-kv-cache-dtype, decode-attention-backend), those of the
+        general flag its name ends with, among the values its own parser accepts."""
+        name = self.canonical(flag)
+        if name in self.domains:
+            return self.domains[name]
+        words = name.split("-")
+        for start in range(1, len(words) - 1):
+            general = "-".join(words[start:])
+            if general in self.domains:
+                info = self.flag(name)
+                accepted = {str(c) for c in info.choices} if info is not None and info.choices else None
+                return tuple(v for v in self.domains[general] if accepted is None or str(v) in accepted)
+        return ()
+
     def without_classes(self) -> Catalog:
         """The same aliases, domains and flag facts with no curated classes (inference only)."""
         return replace(self, classes=())

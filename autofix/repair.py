@@ -942,7 +942,7 @@ def _from_argparse(message: str, flags: Flags) -> list[Move]:
     if choice:
         flag, given, listed = choice.group(1), choice.group(2), choice.group(3)
         choices = [c.strip().strip("'\"") for c in listed.split(",") if c.strip()]
-        preferred = [str(v) for v in flags.catalog.domains.get(flags.catalog.canonical(flag), ())]
+        preferred = [str(v) for v in flags.catalog.domain(flag)]
         ranked = closest_choices(given, choices, preferred)[:2]
         # Among many choices a spelling that is not near is chance, not what was meant:
         # the default (the flag dropped) goes before it.
@@ -1223,7 +1223,7 @@ def on_values(flag: str, flags: Flags) -> list[ArgValue]:
     then the parser's own choices that do not mean off, in the parser's order. Empty when
     neither says anything (no value is invented)."""
     info = flags.catalog.flag(flag)
-    domain = [str(v) for v in flags.catalog.domains.get(flags.catalog.canonical(flag), ())]
+    domain = [str(v) for v in flags.catalog.domain(flag)]
     choices = [str(c) for c in (info.choices if info else ()) if str(c).lower() not in OFF_WORDS]
     out = [normalize_value(v) for v in dict.fromkeys([*domain, *choices])]
     return [v for v in out if v is not None][:MAX_ON_VALUES]
@@ -1329,7 +1329,7 @@ def _from_message(message: str, flags: Flags) -> list[Move]:
     if hardware and flags.spelling(hardware.group("flag")):
         flag, value = hardware.group("flag"), hardware.group("value")
         info = flags.catalog.flag(flag)
-        preferred = [str(v) for v in flags.catalog.domains.get(flags.catalog.canonical(flag), ())]
+        preferred = [str(v) for v in flags.catalog.domain(flag)]
         choices = [str(c) for c in (info.choices if info else ())]
         others = [c for c in dict.fromkeys([*preferred, *choices]) if c != value and c in choices]
         if others:
@@ -1954,7 +1954,7 @@ def _satisfy(field: str, relation: str, value: object, flags: Flags) -> list[lis
     known = present and flags.known(flag)
     current = flags.candidate.arg(flags.spelling(flag)) if present else None  # type: ignore[arg-type]
     target = flags.target(flag)
-    domain = [normalize_value(v) for v in flags.catalog.domains.get(flags.catalog.canonical(flag), ())]
+    domain = [normalize_value(v) for v in flags.catalog.domain(flag)]
     is_bool = info is not None and info.kind == "bool"
     drop = [[Edit(EditOp.DROP, target)]]
 

@@ -198,7 +198,7 @@ def _in_preferred_order(flag: str, items: list[str], flags: Flags, exclude: str 
     choices = _choices(flag, flags)
     usable = [i for i in items if i != exclude and i.lower() not in OFF_WORDS and (not choices or i in choices)]
     if len(usable) >= 3 and [u.lower() for u in usable] == sorted(u.lower() for u in usable):
-        domain = [str(v) for v in flags.catalog.domains.get(flags.catalog.canonical(flag), ())]
+        domain = [str(v) for v in flags.catalog.domain(flag)]
         rank = {v: i for i, v in enumerate([*domain, *choices])}
         usable.sort(key=lambda v: rank.get(v, len(rank)))
     return [v for v in (normalize_value(u) for u in usable) if v is not None]
@@ -315,7 +315,7 @@ def _other_width(message: str, flags: Flags) -> list[Move]:
         current = flags.value(flag, {}) if flags.known(flag) else None
         if current is not None and _width(str(current)) != bits:
             continue
-        domain = [str(v) for v in flags.catalog.domains.get(flag, ())]
+        domain = [str(v) for v in flags.catalog.domain(flag)]
         choices = _choices(flag, flags)
         others = [
             c
