@@ -47,6 +47,11 @@ _ONE_OR_OTHER = re.compile(
     r"(?i)\b(?:the\s+)?(?P<what>[a-z]+(?: [a-z]+){0,2}) size (?:must|should) be (?P<n>\d+) or "
     r"(?:the same as|equal to|match) (?:the\s+)?(?P<other>[a-z]+(?: [a-z]+){0,2}) size"
 )
+# "--x must equal its launch-time TP size (4)": the other setting's value, shown.
+_EQUAL_SHOWN = re.compile(
+    r"--(?P<flag>[a-z0-9][a-z0-9-]*)\s+must\s+(?:equal|be equal to|match|be the same as)\b"
+    r"[^.;:()\n]{0,60}\((?P<value>-?\d+(?:\.\d+)?)\)"
+)
 _WIDTH = re.compile(r"\b(?P<initials>[A-Z]{2,5})(?P<bits>\d{1,2})\b")
 _NONE_COMPARED = re.compile(r"'(?P<op>[<>]=?)' not supported between instances of '(?P<a>\w+)' and '(?P<b>\w+)'")
 # A flag's words that prose writes out in full ("dp attention" is --attn-dp-size).
@@ -62,6 +67,7 @@ def wording_moves(message: str, flags: Flags) -> list[Move]:
         *_alone_in_list(message, flags),
         *_without_character(message, flags),
         *_one_or_other_size(message, flags),
+        *_equal_to_shown(message, flags),
         *_other_width(message, flags),
         *_refused_feature_by_words(message, flags),
     ]
@@ -405,6 +411,18 @@ def _compared_with_numbers(expr: ast.expr) -> Iterator[tuple[str, int | float]]:
                 continue
             if isinstance(const.value, int | float) and not isinstance(const.value, bool):
                 yield flag_name(field.attr), const.value
+
+
+def _equal_to_shown(message: str, flags: Flags) -> list[Move]:
+    """The flag a check wants equal to another setting, set to the value it shows (a flag
+    the parser knows, set or not: the check names it)."""
+    out: list[Move] = []
+    for found in _EQUAL_SHOWN.finditer(message):
+        flag = found.group("flag")
+        if flags.catalog.knows(flag) and not flags.is_pinned(flag):
+            edit = Edit(EditOp.SET, flags.target(flag), found.group("value"))
+            out.append(Move((edit,), inferred=True, origin="message"))
+    return out
 
 
 __all__ = ["none_compared", "size_flag", "wording_moves"]
