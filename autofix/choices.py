@@ -46,6 +46,8 @@ def near_choice(given: str, choice: str) -> bool:
         return True
     if as_number(given) is not None or choice.lower() in MODE_WORDS.get(given.lower(), ()):
         return True
+    if c in initials(given):
+        return True
     letters = iter(c)
     if len(g) < len(c) and g[0] == c[0] and all(ch in letters for ch in g):
         return True  # every letter of given, in order, in the choice: an abbreviation
@@ -63,6 +65,7 @@ def closest_choices(given: str, choices: Sequence[str], preferred: Sequence[str]
         return sorted(choices, key=lambda c: (abs(float(c) - number), float(c)))
     same = [c for c in choices if bare(c) == bare(given)][:1]
     meant = same or [c for w in MODE_WORDS.get(given_l, ()) for c in choices if c.lower() == w][:1]
+    meant = meant or [c for c in choices if bare(c) in initials(given)][:1]
     rank = {c: i for i, c in enumerate(preferred)}
     prefixed = sorted(
         (c for c in choices if given_l and c.lower().startswith(given_l)),
@@ -70,3 +73,13 @@ def closest_choices(given: str, choices: Sequence[str], preferred: Sequence[str]
     )
     similar = difflib.get_close_matches(given, choices, n=len(choices), cutoff=0.0)
     return list(dict.fromkeys([*meant, *prefixed, *similar]))
+
+
+def initials(given: str) -> set[str]:
+    """What a value written out in words shortens to: every word's first letter
+    ('least-recently-used': lru), or those of all words but the last, kept whole
+    ('segmented-lru': slru). None for one word."""
+    words = [w for w in re.split(r"[^a-z0-9]+", given.lower()) if w]
+    if len(words) < 2:
+        return set()
+    return {"".join(w[0] for w in words), "".join(w[0] for w in words[:-1]) + words[-1]}

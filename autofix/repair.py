@@ -942,6 +942,9 @@ def _from_argparse(message: str, flags: Flags) -> list[Move]:
     if choice:
         flag, given, listed = choice.group(1), choice.group(2), choice.group(3)
         choices = [c.strip().strip("'\"") for c in listed.split(",") if c.strip()]
+        joined = _joined_members(flag, given, choices, flags)
+        if joined:
+            out.append(_inferred([Edit(EditOp.SET, flags.target(flag), joined)], "argparse"))
         preferred = [str(v) for v in flags.catalog.domain(flag)]
         ranked = closest_choices(given, choices, preferred)[:2]
         # Among many choices a spelling that is not near is chance, not what was meant:
@@ -980,6 +983,16 @@ def _from_argparse(message: str, flags: Flags) -> list[Move]:
 # A size written with a unit: 32K, 1.5Mi, 2 GiB. IEC units (Ki, Mi, Gi) and an upper-case K
 # (no SI prefix: the binary kilo of "a 32K context") count in 1024s; k, M, G, T in 1000s.
 _NUMBER_REFUSED = re.compile(r"(?i)invalid (?:int|integer|float) value|suffix|not a valid (?:int|integer|number)")
+
+
+def _joined_members(flag: str, given: str, choices: Sequence[str], flags: Flags) -> tuple[str, ...]:
+    """The members of a list flag's value the user joined with commas, when each is one
+    of its choices (argparse takes them apart, space-separated); () otherwise."""
+    info = flags.catalog.flag(flag)
+    members = tuple(m.strip() for m in given.split(",") if m.strip())
+    if info is None or info.kind != "list" or len(members) < 2 or not set(members) <= set(choices):
+        return ()
+    return members
 
 
 def _sizes_with_units(subject: Subject, flags: Flags) -> list[Move]:
