@@ -38,7 +38,7 @@ from autofix.classify import classify
 from autofix.config import parse_base
 from autofix.errors import ConfigError
 from autofix.hosts.local import LocalHost
-from autofix.model import Candidate, EditOp, Gate, Move
+from autofix.model import REDACTED, Candidate, EditOp, Gate, Move
 from autofix.preflight import Preflight
 from autofix.repair import offline_moves, propose
 from autofix.run import Runner, SearchOptions
@@ -313,7 +313,11 @@ def kept(
     port check changes what the server is; a tuning value added, such as a step count,
     does not)."""
     seen = {k: str(v) for k, v in (resolved or {}).items()}
-    holds = all(pair in held or seen.get(pair[0].replace("-", "_")) == pair[1] for pair in fix)
+    # A secret flag's value is kept out of the store (REDACTED there): the winner holds the
+    # user's key when it holds the flag.
+    holds = all(
+        pair in held or (pair[0], REDACTED) in held or seen.get(pair[0].replace("-", "_")) == pair[1] for pair in fix
+    )
     return holds and not any(value == "True" for _, value in held - fix - base)
 
 
