@@ -1118,6 +1118,8 @@ def _past_bound(message: str, flags: Flags) -> list[Move]:
         flag = flag_name(found.group("field"))
         spelled = flags.spelling(flag)
         held = as_number(flags.candidate.arg(spelled)) if spelled else None
+        if held is None and spelled is not None and flags.assume_present:
+            held = float(found.group("value"))  # offline: the message shows the user's value
         bound = found.group("bound")
         if spelled is None or flags.is_pinned(flag) or held is None or held != float(found.group("value")):
             continue

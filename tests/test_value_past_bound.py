@@ -44,3 +44,23 @@ def test_a_comparison_of_another_value_moves_nothing_to_its_bound() -> None:
         "User-specified context_length (60000) is greater than the derived context_length (40960).",
     )
     assert "set context-length=40960" not in got, got
+
+
+def test_offline_the_value_the_message_shows_is_the_users() -> None:
+    # (round 29g) `autofix classify` on a log with no command: the message shows the
+    # user's value itself, so the bound is what to set.
+    from autofix.catalog import load_catalog
+    from autofix.classify import classify
+    from autofix.repair import offline_moves
+    from autofix.tracebacks import parse_text
+
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "/venv/lib/python3.12/site-packages/sglang/srt/configs/model_config.py", line 240, in __init__\n'
+        "    raise ValueError(\n"
+        "ValueError: User-specified context_length (98304) is greater than the derived context_length (65536). "
+        "This may lead to incorrect model outputs.\n"
+    )
+    catalog = load_catalog()
+    moves = offline_moves(classify(parse_text(log), catalog, Gate.PREFLIGHT), catalog)
+    assert moves and moves[0].label() == "set context-length=65536"
