@@ -16,44 +16,31 @@ import pytest
 
 from .proposing import proposed
 
+BOTH = {"enable-mixed-chunk": True, "enable-dp-attention": True}
+SUBJECT, OBJECT = "drop enable-mixed-chunk", "drop enable-dp-attention"
+
 
 @pytest.mark.parametrize(
-    "message",
+    ("message", "first"),
     [
-        "--enable-mixed-chunk is incompatible with --enable-dp-attention",
-        "--enable-mixed-chunk is not supported with --enable-dp-attention: the mixed batch skips the gather",
+        ("--enable-mixed-chunk is incompatible with --enable-dp-attention", SUBJECT),
+        ("--enable-mixed-chunk is not supported with --enable-dp-attention: the mixed batch skips the gather", SUBJECT),
+        # symmetric wordings: the two together, neither singled out
+        ("--enable-mixed-chunk is not supported together with --enable-dp-attention. Disable one of them.", OBJECT),
+        ("--enable-mixed-chunk cannot be combined with --enable-dp-attention", OBJECT),
+        # a message that opens in prose
+        ("Mixed chunked prefill is incompatible with --enable-dp-attention", OBJECT),
     ],
 )
-def test_the_subject_of_an_incompatibility_is_dropped_first(message: str) -> None:
-    _, moves = proposed({"enable-mixed-chunk": True, "enable-dp-attention": True}, "ValueError", message)
+def test_which_side_of_an_incompatibility_is_dropped_first(message: str, first: str) -> None:
+    _, moves = proposed(BOTH, "ValueError", message)
     labels = [p.move.label() for p in moves]
-    assert labels[0] == "drop enable-mixed-chunk"
-    assert "drop enable-dp-attention" in labels
-
-
-@pytest.mark.parametrize(
-    "message",
-    [
-        "--enable-mixed-chunk is not supported together with --enable-dp-attention. Disable one of them.",
-        "--enable-mixed-chunk cannot be combined with --enable-dp-attention",
-    ],
-)
-def test_a_symmetric_wording_keeps_the_object_first(message: str) -> None:
-    _, moves = proposed({"enable-mixed-chunk": True, "enable-dp-attention": True}, "ValueError", message)
-    assert moves[0].move.label() == "drop enable-dp-attention"
+    assert labels[0] == first
+    assert OBJECT in labels
 
 
 def test_an_object_alone_the_user_set_is_still_dropped() -> None:
     _, moves = proposed(
         {"enable-dp-attention": True}, "ValueError", "--enable-mixed-chunk is incompatible with --enable-dp-attention"
-    )
-    assert moves[0].move.label() == "drop enable-dp-attention"
-
-
-def test_a_message_that_opens_in_prose_keeps_the_object_first() -> None:
-    _, moves = proposed(
-        {"enable-mixed-chunk": True, "enable-dp-attention": True},
-        "ValueError",
-        "Mixed chunked prefill is incompatible with --enable-dp-attention",
     )
     assert moves[0].move.label() == "drop enable-dp-attention"
