@@ -54,12 +54,13 @@ class Meaning:
         if into is not None:
             parts = [f"the key {into[1]} of --{into[0]}"]
         else:
-            parts = [f"--{f}" + ("" if v is None or v is True else f" {_shown(v)}") for f, v in self.flags]
+            parts = [f"--{f}" + ("" if v is None or v is True else f" {arg_text(v)}") for f, v in self.flags]
         shown = self.spelling if self.spelling.startswith("-") else f"--{self.spelling}"
         return f"{shown} is {' '.join(parts)} ({self.why})"
 
 
-def _shown(value: ArgValue) -> str:
+def arg_text(value: ArgValue) -> str:
+    """A flag's value as a command line writes it (a list's members space-separated)."""
     return " ".join(value) if isinstance(value, tuple) else str(value)
 
 

@@ -25,7 +25,7 @@ from .features import is_on, off_by_words, on_by_words, switched_off
 from .meant import as_meant, as_number, plain_size
 from .model import ArgValue, Candidate, Edit, EditOp, KeyValue, Move, json_object, normalize_value
 from .optional import TurnedOn, without_optional
-from .renames import OFF_WORDS, ON_WORDS, in_host_release, refused_flags, rename_move
+from .renames import OFF_WORDS, ON_WORDS, arg_text, in_host_release, refused_flags, rename_move
 from .search import more_gpus
 from .source import PRODUCT, Conjunction, FieldRef, alternatives, failing_site
 
@@ -234,7 +234,7 @@ def _optional_turned_on(flags: Flags) -> list[TurnedOn]:
         if not any(p.search(name) for p in flags.catalog.optional):
             continue
         info = flags.catalog.flag(name)
-        shown = " ".join(value) if isinstance(value, tuple) else str(value)
+        shown = arg_text(value)
         if name.startswith("enable-") and not is_on(value):
             continue
         if info is not None and info.default is not None and shown == str(info.default):
