@@ -47,5 +47,7 @@ def _mentioned(feature: TurnedOn, text: tuple[str, ...]) -> bool:
     own = tuple(w for w in feature.flag.removeprefix("enable-").split("-") if w not in _PLAIN_WORDS)
     if own and any(said(s, text) for s in spellings(own)):
         return True
-    picked = {stem(w) for w in re.split(r"[^a-z0-9]+", feature.value.lower()) if len(w) >= _MIN_WORD}
-    return bool((picked - _PLAIN_WORDS) & set(text))
+    picked = {
+        stem(w) for w in re.split(r"[^a-z0-9]+", feature.value.lower()) if len(w) >= _MIN_WORD and w not in _PLAIN_WORDS
+    }
+    return bool(picked & set(text))
