@@ -1328,12 +1328,11 @@ def _from_message(message: str, flags: Flags) -> list[Move]:
         disabling = "disable-" + "-".join(found.group("words").split())
         if flags.spelling(disabling):
             add([Edit(EditOp.DROP, flags.target(disabling))])
-    refused = _REFUSED_SUBJECT.match(message.strip())
-    if refused and flags.spelling(refused.group("flag")):
-        add([Edit(EditOp.DROP, flags.target(refused.group("flag")))])
-    conflict = _CONFLICTS.search(message)
-    if conflict and flags.spelling(conflict.group("flag")):
-        add([Edit(EditOp.DROP, flags.target(conflict.group("flag")))])
+    # The flag a message opens with and refuses ("--A is incompatible with --B", "--A
+    # conflicts with ..."): dropped before the object of the refusal.
+    for subject in (_REFUSED_SUBJECT.match(message.strip()), _CONFLICTS.search(message)):
+        if subject and flags.spelling(subject.group("flag")):
+            add([Edit(EditOp.DROP, flags.target(subject.group("flag")))])
     for flag in _DROP_OBJECT.findall(message):
         if flags.spelling(flag):
             add([Edit(EditOp.DROP, flags.target(flag))])
