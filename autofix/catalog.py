@@ -29,7 +29,7 @@ from typing import Any
 import yaml
 
 from .errors import CatalogError
-from .model import EditOp
+from .model import EditOp, normalize_value
 from .resources import data_path
 
 MATCH_KEYS = ("exception", "function", "file", "message", "source", "gate", "signal", "evidence")
@@ -322,6 +322,15 @@ class Catalog:
 
     def flag(self, name: str) -> FlagInfo | None:
         return self.flags.get(self.canonical(name))
+
+    def holds_default(self, flag: str, value: object) -> bool:
+        """Whether ``value`` (as a candidate holds it) is the parser's default for a flag
+        that takes a value: writing it launches what leaving the flag out would. A switch
+        is never at its default when given (a store_false switch given is off)."""
+        info = self.flag(flag)
+        if info is None or info.default is None or info.kind not in ("value", "list"):
+            return False
+        return normalize_value(info.default) == value
 
     def get(self, class_id: str) -> FailureClass | None:
         return next((c for c in self.classes if c.id == class_id), None)

@@ -189,7 +189,9 @@ def propose(
         moves.extend(without_optional(_failure_and_frames(diagnosis.subject), _optional_turned_on(flags)))
 
     children: list[tuple[int, Move, Candidate]] = []
-    seen: set[str] = {candidate.key}
+    # A child that launches the server the candidate launched (a flag dropped that held its
+    # default) is a wasted launch that can only fail the same way.
+    seen: set[str] = {same_launch(candidate, catalog).key}
     for found in ([renamed] if renamed else []) + moves:
         # A move written for another release's flags (a class's, the log's own advice) is
         # made in the host's; one the host has nothing for is no move.
@@ -201,19 +203,30 @@ def propose(
         if any(_edits_pin(e, candidate, flags) for e in move.edits):
             continue
         child = apply(candidate, move)
-        if child.key in seen or any(child.has(flag) for flag in refused):
+        launch = same_launch(child, catalog).key
+        if launch in seen or any(child.has(flag) for flag in refused):
             continue
         tier = _tier(move, candidate, child, catalog, diagnosis.subject.said or "")
         if tier == GIVES_UP_TIER and move.origin == WORDS_ORIGIN and diagnosis.failure.gate.on_gpus:
             # A running server's failure that only mentions a primary choice (a title's
             # "tp-4 start timeout") does not refuse it, as a parser or validator would.
             continue
-        seen.add(child.key)
+        seen.add(launch)
         children.append((tier, move, child))
     # Renames first (nothing else is read until the parser takes the argv), a move that
     # orphans what the user asked for last; otherwise in the order found.
     children.sort(key=lambda t: t[0])
     return [Proposal(move, child, i, tier == GIVES_UP_TIER) for i, (tier, move, child) in enumerate(children)]
+
+
+def same_launch(candidate: Candidate, catalog: Catalog) -> Candidate:
+    """The candidate without the flags that hold their parser default: the same server,
+    written the shortest way (argparse gives those flags that value either way)."""
+    out = candidate
+    for name, value in candidate.args:
+        if catalog.holds_default(name, value):
+            out = out.without_arg(name)
+    return out
 
 
 def _failure_and_frames(subject: Subject) -> str:
@@ -233,13 +246,11 @@ def _optional_turned_on(flags: Flags) -> list[TurnedOn]:
             continue
         if not any(p.search(name) for p in flags.catalog.optional):
             continue
-        info = flags.catalog.flag(name)
-        shown = arg_text(value)
         if name.startswith("enable-") and not is_on(value):
             continue
-        if info is not None and info.default is not None and shown == str(info.default):
+        if flags.catalog.holds_default(name, value):
             continue
-        out.append(TurnedOn(name, spelling, shown))
+        out.append(TurnedOn(name, spelling, arg_text(value)))
     return out
 
 
@@ -1756,7 +1767,14 @@ def _chosen_value_named(text: str, flags: Flags) -> list[Move]:
             str(c)
             for c in info.choices
             if re.match(rf"{re.escape(family)}[_-]", str(c)) and not _variant(str(c), value)
-        ][:MAX_SIBLINGS]
+        ]
+        if flags.catalog.holds_default(name, value):
+            # The default crashed: going back to it is the same launch, so every other
+            # implementation is a sibling (not a generic auto / none).
+            siblings += [
+                str(c) for c in info.choices if str(c).lower() not in _GENERIC_CHOICES and not _variant(str(c), value)
+            ]
+        siblings = list(dict.fromkeys(siblings))[:MAX_SIBLINGS]
         out.extend(_inferred([Edit(EditOp.SET, name, sibling)], "chosen") for sibling in siblings)
         out.append(_inferred([Edit(EditOp.DROP, name)], "chosen"))
     return out
