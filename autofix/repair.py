@@ -167,13 +167,13 @@ def propose(
     # The log's own advice for this failure first: it knows its server.
     moves: list[Move] = advice_moves(diagnosis.subject.advice, flags)
     cls = diagnosis.failure_class
-    if cls is not None:
-        moves.extend(_class_moves(cls, diagnosis, flags, resolved, tuning=cls.suspects_tuning))
     failure_text = f"{diagnosis.subject.exception}: {diagnosis.subject.said or ''}"
     if diagnosis.failure.gate.on_gpus:
-        # A crash that names the user's own choice: after what its class knows, before
-        # what is read off the text alone.
+        # A crash that names the user's own choice: that pick is the suspect, before the
+        # general moves of its kind of failure (its class) and what is read off the text.
         moves.extend(_chosen_value_named(failure_text, flags))
+    if cls is not None:
+        moves.extend(_class_moves(cls, diagnosis, flags, resolved, tuning=cls.suspects_tuning))
     renamed = rename_move(candidate, catalog, resolved) if _parser_refused(diagnosis.subject) else None
     refused = _refused_together(diagnosis.subject, candidate)
     if renamed is not None:
