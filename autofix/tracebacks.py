@@ -1387,7 +1387,12 @@ class JournalParser:
                 return True
             if (
                 _TB_START in body
-                or (tb.orphan and body[:1] not in (" ", "\t") and not _nccl_detail(tb, body))
+                or (
+                    tb.orphan
+                    and body[:1] not in (" ", "\t")
+                    and not _nccl_detail(tb, body)
+                    and not _compile_error_detail(tb)
+                )
                 or body.startswith("```")  # the fence closing the paste
             ):
                 self._finish(key, stream)
@@ -1625,6 +1630,24 @@ def _nccl_detail(tb: _Open, body: str) -> bool:
     if _NCCL_ERROR_NAME.match(text) or text == _NCCL_LAST_ERROR:
         return "NCCL" in tb.message_lines[0] if tb.message_lines else False
     return bool(tb.message_lines) and tb.message_lines[-1].strip() == _NCCL_LAST_ERROR
+
+
+# Triton's "CompilationError: at L:C:" goes on, unindented, with the kernel's source, a
+# caret under the column, and then the error itself: the failure is the line after the caret.
+_COMPILE_ERROR_AT = re.compile(r"at \d+:\d+:$")
+MAX_KERNEL_SOURCE_LINES = 6
+
+
+def _compile_error_detail(tb: _Open) -> bool:
+    """Whether the next line still belongs to a Triton compile error an exception line
+    quoted alone began (its source, its caret, the error under the caret)."""
+    lines = [line.strip() for line in tb.message_lines]
+    if not lines or not _COMPILE_ERROR_AT.fullmatch(lines[0]):
+        return False
+    carets = [i for i, line in enumerate(lines) if line and set(line) == {"^"}]
+    if not carets:
+        return len(lines) <= MAX_KERNEL_SOURCE_LINES
+    return carets[-1] == len(lines) - 1
 
 
 def _names_source_file(body: str, at: int) -> bool:
