@@ -90,6 +90,7 @@ SETS = (
     "users14",
     "users15",
     "users16",
+    "users17",
     "sglang-0.4.10.post2-first",
     "sglang-0.5.11-first",
     "spellings",
