@@ -51,6 +51,9 @@ def near_choice(given: str, choice: str) -> bool:
     letters = iter(c)
     if len(g) < len(c) and g[0] == c[0] and all(ch in letters for ch in g):
         return True  # every letter of given, in order, in the choice: an abbreviation
+    written = iter(g)
+    if len(c) < len(g) and g[0] == c[0] and all(ch in written for ch in c):
+        return True  # the choice shortens what was written (huggingface: hf)
     return difflib.SequenceMatcher(None, g, c).ratio() >= NEAR_SPELLING
 
 

@@ -13,6 +13,7 @@ import ast
 import re
 from collections.abc import Iterator
 
+from .choices import near_choice
 from .meant import as_number
 from .model import ArgValue, Edit, EditOp, Move, normalize_value
 from .renames import OFF_WORDS
@@ -31,7 +32,11 @@ from .repair import (
 
 # What lets a list through: "only [...]", "the allowed set [...]", "supports only: 'a', 'b'",
 # "only compatible with A, B, or C".
-_ALLOWING = r"(?:only|allowed(?: set| values)?|supported(?: values)?|one of|compatible with|must be in)"
+# A registry's wording too: "Registered: [...]", "Available: [...]", "Valid values: ...".
+_ALLOWING = (
+    r"(?:only|allowed(?: set| values)?|supported(?: values)?|one of|compatible with|must be in"
+    r"|registered|available|valid(?: values| options| choices)?)"
+)
 _ITEM = r"(?:'[^'\n]{1,40}'|\"[^\"\n]{1,40}\"|[A-Za-z0-9][\w.-]{0,39})"
 _SEP = r"\s*(?:,\s*(?:or\s+|and\s+)?|/|\bor\b|\band\b)\s*"
 _ALLOWED_LIST = re.compile(
@@ -137,6 +142,9 @@ def _allowed_list(message: str, flags: Flags) -> list[Move]:
         if current is not None and str(current) in items:
             continue  # the holder already has an allowed value: the list is about something else
         values = _in_preferred_order(holder, items, flags, exclude=str(current) if current is not None else None)
+        if isinstance(current, str):
+            # The one the user evidently meant (shortened, a typo apart) before the rest.
+            values.sort(key=lambda v: not near_choice(current, str(v)))
         option = _option_only_for(message[: found.start("list")], holder, flags)
         if option is not None:
             # "--x is only supported for EAGLE / EAGLE3": the option goes before the
