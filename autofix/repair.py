@@ -817,6 +817,7 @@ def infer(
 
     moves: list[Move] = []
     message = subject.said or ""
+    moves.extend(_told_to_turn_off(message, flags))  # the message names its own fix
     moves.extend(validation_moves(subject, flags))  # vLLM's pydantic config errors; else none
     moves.extend(json_moves(subject, flags.candidate.args))  # JSON-valued flags: mend, rekey
     moves.extend(_sizes_with_units(subject, flags))
@@ -848,6 +849,24 @@ def infer(
     moves.extend(_required_value(message, flags))
     moves.extend(_resolved_choice_refused(message, flags, resolved))
     return [m for m in moves if not any(flags.is_host_fact(e.target) for e in m.edits if not e.op.on_env)]
+
+
+# A sentence that tells the operator to turn a flag off: "... Disable --enable-x.", "Remove --y".
+_TURN_OFF_TOLD = re.compile(
+    r"(?:^|[.;!?]\s+|\b(?i:please|try)\s+)(?i:disable|remove|drop|unset|turn off)\s+"
+    r"[`'\"]?--(?P<flag>[a-z0-9][a-z0-9-]*)",
+    re.MULTILINE,
+)
+
+
+def _told_to_turn_off(message: str, flags: Flags) -> list[Move]:
+    """The flags the user set that the message, in a sentence of its own, says to turn off."""
+    named = [found.group("flag") for found in _TURN_OFF_TOLD.finditer(message)]
+    return [
+        _inferred([Edit(EditOp.DROP, flags.target(flag))], "message")
+        for flag in dict.fromkeys(named)
+        if flags.spelling(flag) and not flags.is_pinned(flag)
+    ]
 
 
 MAX_COMPONENTS = 3  # the innermost few components a traceback passes through
