@@ -56,6 +56,8 @@ _STRUCTURED = re.compile(r"(?:^|-)(?:config|args|params|kwargs|overrides?|extra)
 _BARE_KEY = re.compile(r"([{,]\s*)([A-Za-z_][\w.-]*)\s*:")
 _TRAILING_COMMA = re.compile(r",\s*([}\]])")
 _PAIRS = re.compile(r"^\s*[A-Za-z_][\w.-]*\s*=[^=]*(?:,\s*[A-Za-z_][\w.-]*\s*=[^=]*)*$")
+# One key given an object or a list the way launchers take overrides: key={...}, key=[...].
+_KEY_EQUALS_STRUCTURE = re.compile(r"^\s*(?P<key>[A-Za-z_][\w.-]*)\s*=\s*(?P<value>[\[{].*)$", re.DOTALL)
 MIN_KEY_SIMILARITY = 0.6
 
 
@@ -232,6 +234,9 @@ def mend(value: str) -> Any | None:
         return None
     except ValueError:
         pass
+    keyed = _KEY_EQUALS_STRUCTURE.match(text)
+    if keyed is not None:
+        return _under_key(keyed.group("key"), keyed.group("value"))
     if _PAIRS.match(text) and "{" not in text:
         return {k.strip(): _scalar(v.strip()) for k, v in (p.split("=", 1) for p in text.split(","))}
     if not text.startswith(("{", "[")):
@@ -253,6 +258,15 @@ def mend(value: str) -> Any | None:
     except (TypeError, ValueError):
         return None
     return data if isinstance(data, dict | list) else None
+
+
+def _under_key(key: str, written: str) -> dict[str, Any] | None:
+    """``key=<object or list>`` (a launcher's ``-o key=value``): the object holding it."""
+    try:
+        data = json.loads(written)
+    except ValueError:
+        data = mend(written)
+    return {key: data} if isinstance(data, dict | list) else None
 
 
 def _yaml_flow(text: str) -> Any | None:
