@@ -666,8 +666,8 @@ _EVIDENCE: tuple[tuple[int, re.Pattern[str]], ...] = (
     (
         3,
         re.compile(
-            r"(?i)out of memory|\bOOM\b|segmentation fault|illegal memory access|core dumped|\bfatal\b"
-            r"|\bdeadlock|\bpanic(?:ked)?\b"
+            r"(?i)out of memory|out of resources?\b|\bOOM\b|segmentation fault|illegal memory access|core dumped"
+            r"|\bfatal\b|\bdeadlock|\bpanic(?:ked)?\b"
         ),
     ),
     (
@@ -700,8 +700,9 @@ _EVIDENCE_HINT = re.compile(
 _NO_EVIDENCE = re.compile(
     r'^\s*(?:File "|[-*] \[[ xX]\]|Exception raised from )|(?i:I have searched|please (?:note|use english)|'
     r"otherwise it will be closed|\bdiscussions?/new"
-    # a program saying it goes on past an error ("Ignoring mcp import error")
-    r"|\bignoring\b[^\n]{0,40}?\b(?:errors?|exceptions?)\b)"
+    # a program saying it goes on past an error ("Ignoring mcp import error", SGLang's
+    # "Ignore import error when loading sglang.srt.models.x" on every start)
+    r"|\bignor(?:e|es|ed|ing)\b[^\n]{0,40}?\b(?:errors?|exceptions?)\b)"
 )
 # The issue's own title (one '#', or a bracketed tag), not a template's section heading.
 _ISSUE_TITLE = re.compile(rf"(?i)\s*(?:#\s|{_TITLE_TAG})")
