@@ -180,8 +180,9 @@ def propose(
         renamed = _answering_all(renamed, candidate, refused)
     moves.extend(infer(diagnosis.subject, flags, resolved, source, running=diagnosis.failure.gate.on_gpus))
     moves.extend(extra)
-    if not moves and renamed is None:
-        # Nothing read anything: the flags the message's words point at, a last resort.
+    if not moves and renamed is None and (cls is None or cls.moves):
+        # Nothing read anything: the flags the message's words point at, a last resort
+        # (not for a class that says no flag fixes its failure: a damaged checkpoint).
         moves.extend(_related_by_words(failure_text, flags))
     if diagnosis.failure.gate.on_gpus and cls is None:
         # A running server's failure no class names: relaunch without each optional
