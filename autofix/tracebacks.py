@@ -485,6 +485,20 @@ def _container(line: str) -> tuple[str, str]:
     return "", line
 
 
+_QUOTE_MARKS = {'"': '"', "\u201c": "\u201d"}
+
+
+def _exception_quoted_whole(line: str) -> str | None:
+    """The exception line a line quotes whole (an issue's description quoting what it got
+    between double quotes); None when the quote holds anything else."""
+    text = line.strip()
+    close = _QUOTE_MARKS.get(text[:1])
+    if close is None or len(text) < 3 or not text.endswith(close):
+        return None
+    inner = text[1:-1].strip()
+    return inner if _ORPHAN.match(inner) else None
+
+
 def _unquote(line: str) -> str:
     while line[:1] == ">":
         line = line[2:] if line[1:2] == " " else line[1:]
@@ -1270,6 +1284,8 @@ class JournalParser:
             return
         if _SIGNAL_HINT.search(body):
             self._signal(key, stream, body)
+        if body[:1] in _QUOTE_MARKS:
+            body = _exception_quoted_whole(body) or body
         if body[:1].isalpha() or body[:1] == "_":
             orphan = _ORPHAN.match(body)
             bare = _BARE_ORPHAN.match(body) if orphan is None and body[-1:] == ":" else None
@@ -1332,7 +1348,8 @@ class JournalParser:
                 break  # the previous traceback of this process: context ends there
             body = split.body.strip()
             found.append(body)
-            if rank and split.rank == rank:
+            # (a single-GPU server's lines carry SGLang's prefix with no rank: "" as well)
+            if split.rank is not None and split.rank == rank:
                 ranked.append(body)
         return tuple(reversed(found)), tuple(reversed(ranked))
 

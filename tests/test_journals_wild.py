@@ -319,8 +319,6 @@ MISSES = {
     "gitcode-6ca7e6d8": "round 29: measured after the round-30b engine was frozen (01381db), not tuned on",
     "phillipring-ktransformers-2039": "round 30: measured after the round-30f engine was frozen (3f76e41), not tuned on",
     "al-engr-sglang-deepseek-spark-pivot": "round 30: measured after the round-30f engine was frozen (3f76e41), not tuned on",
-    "sglang-2847": "round 30: measured after the round-30f engine was frozen (3f76e41), not tuned on",
-    "sglang-8366": "round 30: measured after the round-30f engine was frozen (3f76e41), not tuned on",
 }
 
 
