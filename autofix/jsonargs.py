@@ -61,8 +61,11 @@ _KEY_EQUALS_STRUCTURE = re.compile(r"^\s*(?P<key>[A-Za-z_][\w.-]*)\s*=\s*(?P<val
 MIN_KEY_SIMILARITY = 0.6
 
 
-def json_moves(subject: Subject, candidate_args: tuple[tuple[str, Any], ...]) -> list[Move]:
-    """Moves on the JSON-valued flags of ``candidate_args`` that ``subject`` refuses."""
+def json_moves(
+    subject: Subject, candidate_args: tuple[tuple[str, Any], ...], list_flags: frozenset[str] = frozenset()
+) -> list[Move]:
+    """Moves on the JSON-valued flags of ``candidate_args`` that ``subject`` refuses.
+    ``list_flags``: those of them that take several values (one given is held bare)."""
     message = subject.said or ""
     text = f"{subject.exception}: {message}"
     moves: list[Move] = []
@@ -78,7 +81,7 @@ def json_moves(subject: Subject, candidate_args: tuple[tuple[str, Any], ...]) ->
         moves.extend(_revalued(refused_value, candidate_args))
     missing = _MISSING_KEYS.search(message)
     if missing is not None:
-        moves.extend(_given_keys(_QUOTED.findall(missing.group("names")), message, candidate_args))
+        moves.extend(_given_keys(_QUOTED.findall(missing.group("names")), message, candidate_args, list_flags))
     if _REFUSES.search(message):
         moves.extend(_without_refused_value(message, candidate_args))
     return moves
@@ -189,7 +192,9 @@ def _as_pairs(message: str, args: tuple[tuple[str, Any], ...]) -> Iterator[Move]
 # --- keys the check names that the value lacks ---------------------------------------------
 
 
-def _given_keys(required: list[str], message: str, args: tuple[tuple[str, Any], ...]) -> Iterator[Move]:
+def _given_keys(
+    required: list[str], message: str, args: tuple[tuple[str, Any], ...], list_flags: frozenset[str]
+) -> Iterator[Move]:
     """Each JSON object of a flag (or of a list flag's members) with the keys the check
     requires: a key of the user's that shares a word with a missing one is renamed to it
     ("name" -> "lora_name"); nothing else changes."""
@@ -202,12 +207,26 @@ def _given_keys(required: list[str], message: str, args: tuple[tuple[str, Any], 
         if not objects or any(o is None for o in objects):
             continue
         fixed = [_with_required(o, required) for o in objects if o is not None]
+        several = isinstance(value, tuple) or name in list_flags
+        if several:
+            # A list flag's member written as a mapping of names to values: one record each.
+            fixed = [record for o in fixed for record in (_as_records(o, required) or [o])]
         if fixed == objects:
             continue
         texts = tuple(json_text(o) for o in fixed)
-        yield Move(
-            (Edit(EditOp.SET, name, texts if isinstance(value, tuple) else texts[0]),), inferred=True, origin="json"
-        )
+        yield Move((Edit(EditOp.SET, name, texts if several else texts[0]),), inferred=True, origin="json")
+
+
+def _as_records(data: dict[str, Any], required: list[str]) -> list[dict[str, Any]] | None:
+    """A mapping that holds none of the two keys a record needs ({"a": "/x", "b": "/y"}
+    for records of a name and a path), as one record per entry: the entry's key under the
+    first required key, its value under the second. None for anything else."""
+    if len(required) != 2 or not data or any(k in data for k in required):
+        return None
+    if not all(isinstance(v, str | int | float) and not isinstance(v, bool) for v in data.values()):
+        return None
+    name, held = required
+    return [{name: k, held: v} for k, v in data.items()]
 
 
 def _with_required(data: dict[str, Any], required: list[str]) -> dict[str, Any]:

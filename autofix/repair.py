@@ -820,7 +820,10 @@ def infer(
     message = subject.said or ""
     moves.extend(_told_to_turn_off(message, flags))  # the message names its own fix
     moves.extend(validation_moves(subject, flags))  # vLLM's pydantic config errors; else none
-    moves.extend(json_moves(subject, flags.candidate.args))  # JSON-valued flags: mend, rekey
+    lists = frozenset(
+        name for name, _ in flags.candidate.args if (info := flags.catalog.flag(name)) and info.kind == "list"
+    )
+    moves.extend(json_moves(subject, flags.candidate.args, lists))  # JSON-valued flags: mend, rekey
     moves.extend(_sizes_with_units(subject, flags))
     moves.extend(_numbers_refused(message, flags))
     moves.extend(_past_bound(message, flags))
