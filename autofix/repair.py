@@ -190,9 +190,7 @@ def propose(
         moves.extend(without_optional(_failure_and_frames(diagnosis.subject), _optional_turned_on(flags)))
 
     children: list[tuple[int, Move, Candidate]] = []
-    # A child that launches the server the candidate launched (a flag dropped that held its
-    # default) is a wasted launch that can only fail the same way.
-    seen: set[str] = {same_launch(candidate, catalog).key}
+    seen: set[str] = {candidate.key}
     for found in ([renamed] if renamed else []) + moves:
         # A move written for another release's flags (a class's, the log's own advice) is
         # made in the host's; one the host has nothing for is no move.
@@ -204,20 +202,47 @@ def propose(
         if any(_edits_pin(e, candidate, flags) for e in move.edits):
             continue
         child = apply(candidate, move)
-        launch = same_launch(child, catalog).key
-        if launch in seen or any(child.has(flag) for flag in refused):
+        if child.key in seen or any(child.has(flag) for flag in refused):
             continue
         tier = _tier(move, candidate, child, catalog, diagnosis.subject.said or "")
         if tier == GIVES_UP_TIER and move.origin == WORDS_ORIGIN and diagnosis.failure.gate.on_gpus:
             # A running server's failure that only mentions a primary choice (a title's
             # "tp-4 start timeout") does not refuse it, as a parser or validator would.
             continue
-        seen.add(launch)
+        seen.add(child.key)
         children.append((tier, move, child))
     # Renames first (nothing else is read until the parser takes the argv), a move that
     # orphans what the user asked for last; otherwise in the order found.
     children.sort(key=lambda t: t[0])
-    return [Proposal(move, child, i, tier == GIVES_UP_TIER) for i, (tier, move, child) in enumerate(children)]
+    kept = _other_launches(candidate, children, catalog)
+    return [Proposal(move, child, i, tier == GIVES_UP_TIER) for i, (tier, move, child) in enumerate(kept)]
+
+
+def _other_launches(
+    candidate: Candidate, children: Sequence[tuple[int, Move, Candidate]], catalog: Catalog
+) -> list[tuple[int, Move, Candidate]]:
+    """The children, best first, less each that launches a server already launched: the
+    candidate's own (a flag dropped that held its default: a wasted launch that can only
+    fail the same way), or a better-ranked sibling's (set to the default, and dropped)."""
+    own = same_launch(candidate, catalog).key
+    at: dict[str, int] = {}
+    out: list[tuple[int, Move, Candidate]] = []
+    for tier, move, child in children:
+        launch = same_launch(child, catalog).key
+        if launch == own:
+            continue
+        if launch not in at:
+            at[launch] = len(out)
+            out.append((tier, move, child))
+        elif _only_drops(out[at[launch]][1]) and not _only_drops(move):
+            # The same server, written as the user's flag set to its default: a value
+            # changed, not a flag taken away (what the search's intent cost weighs).
+            out[at[launch]] = (out[at[launch]][0], move, child)
+    return out
+
+
+def _only_drops(move: Move) -> bool:
+    return all(e.op is EditOp.DROP for e in move.edits)
 
 
 def same_launch(candidate: Candidate, catalog: Catalog) -> Candidate:
