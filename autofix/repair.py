@@ -191,6 +191,11 @@ def propose(
 
     children: list[tuple[int, Move, Candidate]] = []
     seen: set[str] = {candidate.key}
+    # A child that launches the server the candidate launched (a flag dropped that held its
+    # default) is a wasted launch that can only fail the same way. (Two children that launch
+    # one server under two spellings both stay: the search weighs a value set and a flag
+    # taken away differently, and which spelling comes first decides the line it follows.)
+    own = same_launch(candidate, catalog).key
     for found in ([renamed] if renamed else []) + moves:
         # A move written for another release's flags (a class's, the log's own advice) is
         # made in the host's; one the host has nothing for is no move.
@@ -202,7 +207,7 @@ def propose(
         if any(_edits_pin(e, candidate, flags) for e in move.edits):
             continue
         child = apply(candidate, move)
-        if child.key in seen or any(child.has(flag) for flag in refused):
+        if child.key in seen or any(child.has(flag) for flag in refused) or same_launch(child, catalog).key == own:
             continue
         tier = _tier(move, candidate, child, catalog, diagnosis.subject.said or "")
         if tier == GIVES_UP_TIER and move.origin == WORDS_ORIGIN and diagnosis.failure.gate.on_gpus:
@@ -214,35 +219,7 @@ def propose(
     # Renames first (nothing else is read until the parser takes the argv), a move that
     # orphans what the user asked for last; otherwise in the order found.
     children.sort(key=lambda t: t[0])
-    kept = _other_launches(candidate, children, catalog)
-    return [Proposal(move, child, i, tier == GIVES_UP_TIER) for i, (tier, move, child) in enumerate(kept)]
-
-
-def _other_launches(
-    candidate: Candidate, children: Sequence[tuple[int, Move, Candidate]], catalog: Catalog
-) -> list[tuple[int, Move, Candidate]]:
-    """The children, best first, less each that launches a server already launched: the
-    candidate's own (a flag dropped that held its default: a wasted launch that can only
-    fail the same way), or a better-ranked sibling's (set to the default, and dropped)."""
-    own = same_launch(candidate, catalog).key
-    at: dict[str, int] = {}
-    out: list[tuple[int, Move, Candidate]] = []
-    for tier, move, child in children:
-        launch = same_launch(child, catalog).key
-        if launch == own:
-            continue
-        if launch not in at:
-            at[launch] = len(out)
-            out.append((tier, move, child))
-        elif _only_drops(out[at[launch]][1]) and not _only_drops(move):
-            # The same server, written as the user's flag set to its default: a value
-            # changed, not a flag taken away (what the search's intent cost weighs).
-            out[at[launch]] = (out[at[launch]][0], move, child)
-    return out
-
-
-def _only_drops(move: Move) -> bool:
-    return all(e.op is EditOp.DROP for e in move.edits)
+    return [Proposal(move, child, i, tier == GIVES_UP_TIER) for i, (tier, move, child) in enumerate(children)]
 
 
 def same_launch(candidate: Candidate, catalog: Catalog) -> Candidate:

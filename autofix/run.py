@@ -47,7 +47,7 @@ from .model import (
 )
 from .preflight import Preflight
 from .renames import base_warnings
-from .repair import apply, propose, same_launch
+from .repair import apply, propose
 from .search import Child, Pick, Search
 from .secrets import keep_out, kept_out, known_secret_flags, secret_flags_from_parser
 from .services import ServiceManager
@@ -433,11 +433,6 @@ class Runner:
             done = self.store.finish_attempt(attempt.id, state=AttemptState.INTERRUPTED, verdicts=[], failure=None)
             self.emit(AttemptDone(done, 0))
 
-    def _launch(self, candidate: Candidate) -> str:
-        """The server a candidate launches, however its flags are spelled (the search's
-        second identity: a flag set to its default and the flag dropped are one launch)."""
-        return same_launch(candidate, self.catalog).key
-
     def _complete(self, run: Run, attempt: Attempt, pick: Pick, outcome: Outcome, executor: HostExecutor) -> Attempt:
         """Repairs for a failure, the search told, the attempt completed: in pick order."""
         candidate = pick.candidate
@@ -451,7 +446,7 @@ class Runner:
                 resolved=outcome.resolved,
                 source=executor.failing_source(outcome.diagnosis),
             )
-            children = [Child(p.child, p.move, p.rank, p.gives_up, self._launch(p.child)) for p in proposals]
+            children = [Child(p.child, p.move, p.rank, p.gives_up) for p in proposals]
             class_id = outcome.diagnosis.failure.class_id
             self.store.add_edges(run.id, candidate.key, [(c.candidate, c.move, class_id) for c in children])
             self.search.tell(
@@ -603,9 +598,7 @@ class Runner:
                 continue
             child = apply(parent, edge.move)
             real[child.key] = child
-            self.search.restore(
-                edge.parent_key, Child(child, edge.move, edge.rank, launch=self._launch(child)), edge.class_id
-            )
+            self.search.restore(edge.parent_key, Child(child, edge.move, edge.rank), edge.class_id)
         for a in self.store.attempts(run.id):
             key = by_id[a.id].key
             self.search.mark(key, a.state.value)

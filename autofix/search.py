@@ -141,9 +141,6 @@ class Child:
     move: Move
     rank: int
     gives_up: bool = False  # it gives up what the user asked for (repair.Proposal.gives_up)
-    # The server it launches, however spelled (repair.same_launch's key; "": its own key):
-    # a flag set to its default and the flag dropped are one launch, tried once.
-    launch: str = ""
 
 
 class Search:
@@ -162,7 +159,6 @@ class Search:
         self.graph: nx.DiGraph[str] = nx.DiGraph()
         self._rates = dict(success_rates or {})
         self._heap: list[tuple[Priority, str]] = []
-        self._launches: set[str] = set()
         self._seq = 0
         self._add(base, parent=None, move=None, class_id=None, rank=0, depth=0)
 
@@ -200,17 +196,12 @@ class Search:
         depth: int,
         stall: int = 0,
         gives_up: bool = False,
-        launch: str = "",
     ) -> None:
         key = candidate.key
         if key in self.graph:
             if parent is not None and not self.graph.has_edge(parent, key):
                 self.graph.add_edge(parent, key, move=move, class_id=class_id, rank=rank)
             return
-        if launch and launch in self._launches:
-            return  # the same server under another spelling: already queued or tried
-        if launch:
-            self._launches.add(launch)
         self._seq += 1
         priority = self._priority(candidate, move, class_id, rank, stall, gives_up)
         self.graph.add_node(
@@ -274,21 +265,12 @@ class Search:
                 depth=node["depth"] + 1,
                 stall=node["stall"] - node["progress"],
                 gives_up=child.gives_up,
-                launch=child.launch,
             )
 
     def restore(self, parent_key: str, child: Child, class_id: str | None) -> None:
         """Put back an edge recorded by an earlier controller (``--resume``)."""
         depth = self.graph.nodes[parent_key]["depth"] + 1 if parent_key in self.graph else 1
-        self._add(
-            child.candidate,
-            parent=parent_key,
-            move=child.move,
-            class_id=class_id,
-            rank=child.rank,
-            depth=depth,
-            launch=child.launch,
-        )
+        self._add(child.candidate, parent=parent_key, move=child.move, class_id=class_id, rank=child.rank, depth=depth)
 
     def requeue(self, key: str) -> None:
         """Make a candidate pending again (its attempt said nothing about the config)."""

@@ -69,35 +69,3 @@ def test_a_named_choice_off_its_default_still_goes_back_to_the_default_after_its
     _, move = pasted(log, {"moe-runner-backend": "flashinfer_trtllm"})
     assert move is not None and move.label().startswith("set moe-runner-backend=flashinfer_")
     assert apply(base, move).arg("moe-runner-backend") != "flashinfer_trtllm"
-
-
-def test_the_search_never_queues_a_server_already_queued_under_another_spelling() -> None:
-    # Round 30a's review: one failure proposes "set the flag to its default", a later one
-    # (down another line) "drop the flag"; they launch one server, which is tried once.
-    from autofix.repair import same_launch
-    from autofix.search import Child, Search
-
-    base = Candidate.build({"model-path": "/m", "schedule-policy": "lpm", "chunked-prefill-size": "4096"})
-    search = Search(base)
-    first = search.ask()
-    assert first is not None
-    set_default = base.with_arg("schedule-policy", "fcfs")
-    other = base.with_arg("chunked-prefill-size", "2048")
-    moves = proposed({"schedule-policy": "lpm"}, "RuntimeError", "--schedule-policy lpm refused")[1]
-    move = moves[0].move if moves else None
-    assert move is not None
-
-    def child(c: Candidate) -> Child:
-        return Child(c, move, 0, launch=same_launch(c, FULL).key)
-
-    search.tell(base.key, "failed", [child(set_default), child(other)], failure="a")
-    picked = [search.ask(), search.ask()]
-    assert {p.candidate.key for p in picked if p is not None} == {set_default.key, other.key}
-    search.tell(
-        other.key,
-        "failed",
-        [child(other.without_arg("schedule-policy").with_arg("chunked-prefill-size", "4096"))],
-        failure="b",
-    )
-    search.tell(set_default.key, "failed", [], failure="a")
-    assert search.ask() is None  # the dropped flag's server is the one already tried
