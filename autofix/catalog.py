@@ -323,6 +323,11 @@ class Catalog:
     def flag(self, name: str) -> FlagInfo | None:
         return self.flags.get(self.canonical(name))
 
+    def takes_list(self, flag: str) -> bool:
+        """Whether the parser takes several values for the flag (nargs: space-separated)."""
+        info = self.flag(flag)
+        return info is not None and info.kind == "list"
+
     def holds_default(self, flag: str, value: object) -> bool:
         """Whether ``value`` (as a candidate holds it) is the parser's default for a flag
         that takes a value: writing it launches what leaving the flag out would. A switch

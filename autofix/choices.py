@@ -48,13 +48,15 @@ def near_choice(given: str, choice: str) -> bool:
         return True
     if c in initials(given):
         return True
-    letters = iter(c)
-    if len(g) < len(c) and g[0] == c[0] and all(ch in letters for ch in g):
-        return True  # every letter of given, in order, in the choice: an abbreviation
-    written = iter(g)
-    if len(c) < len(g) and g[0] == c[0] and all(ch in written for ch in c):
-        return True  # the choice shortens what was written (huggingface: hf)
+    if _shortens(g, c) or _shortens(c, g):
+        return True  # given abbreviates the choice (bf16), or the choice what was written (hf)
     return difflib.SequenceMatcher(None, g, c).ratio() >= NEAR_SPELLING
+
+
+def _shortens(short: str, long: str) -> bool:
+    """``short`` is ``long`` abbreviated: its letters, in order, in ``long``, the first the same."""
+    rest = iter(long)
+    return len(short) < len(long) and short[0] == long[0] and all(ch in rest for ch in short)
 
 
 def closest_choices(given: str, choices: Sequence[str], preferred: Sequence[str] = ()) -> list[str]:

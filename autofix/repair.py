@@ -822,9 +822,7 @@ def infer(
     message = subject.said or ""
     moves.extend(_told_to_turn_off(message, flags))  # the message names its own fix
     moves.extend(validation_moves(subject, flags))  # vLLM's pydantic config errors; else none
-    lists = frozenset(
-        name for name, _ in flags.candidate.args if (info := flags.catalog.flag(name)) and info.kind == "list"
-    )
+    lists = frozenset(name for name, _ in flags.candidate.args if flags.catalog.takes_list(name))
     moves.extend(json_moves(subject, flags.candidate.args, lists))  # JSON-valued flags: mend, rekey
     moves.extend(_sizes_with_units(subject, flags))
     moves.extend(_numbers_refused(message, flags))
@@ -1024,9 +1022,8 @@ _NUMBER_REFUSED = re.compile(r"(?i)invalid (?:int|integer|float) value|suffix|no
 def _joined_members(flag: str, given: str, choices: Sequence[str], flags: Flags) -> tuple[str, ...]:
     """The members of a list flag's value the user joined with commas, when each is one
     of its choices (argparse takes them apart, space-separated); () otherwise."""
-    info = flags.catalog.flag(flag)
     members = tuple(m.strip() for m in given.split(",") if m.strip())
-    if info is None or info.kind != "list" or len(members) < 2 or not set(members) <= set(choices):
+    if not flags.catalog.takes_list(flag) or len(members) < 2 or not set(members) <= set(choices):
         return ()
     return members
 
@@ -1123,8 +1120,7 @@ def _numbers_refused(message: str, flags: Flags) -> list[Move]:
             members = value if isinstance(value, tuple) else (value,) if isinstance(value, str) else ()
             if refused not in members or flags.is_pinned(name):
                 continue
-            info = flags.catalog.flag(name)
-            if len(numbers) > 1 and not isinstance(value, tuple) and (info is None or info.kind != "list"):
+            if len(numbers) > 1 and not isinstance(value, tuple) and not flags.catalog.takes_list(name):
                 continue  # several numbers for a flag that takes one: not what it meant
             # Every member written the same way is refused next: all mended at once.
             mended = tuple(n for m in members for n in (numbers if m == refused else _as_numbers(m) or (m,)))
@@ -1240,9 +1236,8 @@ def _comma_list(typed: re.Match[str], flags: Flags) -> tuple[str, ...] | None:
     """The values of a list flag written with commas ('700,10,10') or as YAML or JSON
     writes a list ('[0, 1]', whole or split by a shell), when each is a number of the
     flag's type; None otherwise."""
-    info = flags.catalog.flag(typed.group("flag"))
     spelling = flags.spelling(typed.group("flag"))
-    if info is None or info.kind != "list" or not spelling:
+    if not flags.catalog.takes_list(typed.group("flag")) or not spelling:
         return None
     written = typed.group("value")
     held = flags.candidate.arg(spelling)

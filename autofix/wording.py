@@ -251,8 +251,7 @@ def _alone_in_list(message: str, flags: Flags) -> list[Move]:
     out: list[Move] = []
     quoted = [a or b for a, b in _QUOTED.findall(message)]
     for flag in _named_flags(message, flags):
-        info = flags.catalog.flag(flag)
-        if info is None or info.kind != "list" or flags.is_pinned(flag) or flags.spelling(flag) is None:
+        if not flags.catalog.takes_list(flag) or flags.is_pinned(flag) or flags.spelling(flag) is None:
             continue
         current = flags.value(flag, {})
         held = [str(v) for v in current] if isinstance(current, tuple | list) else None
@@ -428,8 +427,7 @@ def _equal_to_shown(message: str, flags: Flags) -> list[Move]:
     for found in _EQUAL_SHOWN.finditer(message):
         flag = found.group("flag")
         if flags.catalog.knows(flag) and not flags.is_pinned(flag):
-            edit = Edit(EditOp.SET, flags.target(flag), found.group("value"))
-            out.append(Move((edit,), inferred=True, origin="message"))
+            out.append(_inferred([Edit(EditOp.SET, flags.target(flag), found.group("value"))], "message"))
     return out
 
 
