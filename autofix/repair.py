@@ -564,6 +564,8 @@ def offline_moves(diagnosis: Diagnosis, catalog: Catalog, source: str | None = N
             return proposed
     text = _parser_text(diagnosis.subject)
     shown = {f: v for f, v in shown_values(text).items() if catalog.knows(f)}
+    for name, value in prose_values(text, catalog).items():
+        shown.setdefault(name, value)
     for switch in exclusive_switches(text, catalog):
         shown.setdefault(switch, True)
     flags = Flags(_built(shown), catalog, assume_present=True)
@@ -595,6 +597,28 @@ _GOT_VALUE = re.compile(
 _FIELD_VALUE = re.compile(
     r"(?<![\w.])(?:self\.|server_args\.)?(?P<field>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)=(?P<value>'[^'\n]*'|-?\d+(?:\.\d+)?\b|[A-Za-z_][\w.-]*)"
 )
+
+
+# "Unknown model-config parser 'huggingface'": words right before a quoted value; the
+# longest run of them that ends there and spells a flag's whole name (two words or more:
+# one word, "quantization 'fp9'", is too often the prose's own) names the value's flag.
+_WORDS_THEN_QUOTED = re.compile(
+    r"(?<![A-Za-z0-9])(?P<words>[A-Za-z][A-Za-z0-9]*(?:[-_ ][A-Za-z0-9]+){1,6}) "
+    r"(?P<quote>['\"])(?P<value>[^'\"\n]{1,80})(?P=quote)"
+)
+
+
+def prose_values(message: str, catalog: Catalog) -> dict[str, ArgValue]:
+    """Flag values a message shows after the flag's name written in words, by flag name."""
+    out: dict[str, ArgValue] = {}
+    for found in _WORDS_THEN_QUOTED.finditer(message):
+        words = re.split(r"[-_ ]+", found.group("words").lower())
+        for start in range(len(words) - 1):
+            name = "-".join(words[start:])
+            if name in catalog.flags:
+                out.setdefault(name, found.group("value"))
+                break
+    return out
 
 
 def shown_values(message: str) -> dict[str, ArgValue]:
