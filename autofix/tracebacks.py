@@ -114,6 +114,11 @@ _TB_START = "Traceback (most recent call last):"
 # at every character (quadratic in a run of spaces); so would ``[\^~]+[\^~ ]*`` below.
 _FRAME = re.compile(r'^\s*File "(?P<file>.+)", line (?P<line>\d+), in (?P<func>.*\S)\s*$')
 _CARETS = re.compile(r"^\s*[\^~][\^~ ]*$")
+# A paste that lost its newlines glues a frame's code and the exception line onto the frame:
+# 'File "m.py", line 3, in f x = g() TypeError: g() missing ...' (a name like a failure's).
+_GLUED_EXCEPTION = re.compile(r"(?:^|\s)(?P<line>(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)(?::\s.*|$))")
+# A traceback re-indented as a block puts its closing line where its frames are: "  AssertionError".
+_INDENTED_EXCEPTION = re.compile(r"^ {1,2}(?P<type>(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception))(?:: (?P<msg>.*))?$")
 _REPEATED = re.compile(r"^\s*\[Previous line repeated \d+ more times?\]$")
 # Exception classes are CamelCase by convention: "sglang.service: Main process exited" is no exception.
 # Ray's wrapper names the remote exception in parentheses: "ray.exceptions.RayTaskError(OutOfMemoryError)".
@@ -223,7 +228,14 @@ _SIGNALS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "native_abort",
         re.compile(r"Fatal Python error: (?P<detail>Aborted|Bus error|Floating point exception|Illegal instruction)"),
     ),
-    ("killed", re.compile(r"(?:^Killed$|status=9/KILL|exit status 137|Out of memory: Killed process|oom-kill)")),
+    # (a launcher's report of a child's exit code -9: SIGKILL, the OOM killer's signal)
+    (
+        "killed",
+        re.compile(
+            r"(?:^Killed$|status=9/KILL|exit status 137|Out of memory: Killed process|oom-kill"
+            r"|[Ee]xit ?code[:=]? ?-9\b)"
+        ),
+    ),
     ("exit_status", re.compile(r"Main process exited, code=(?P<code>\w+), status=(?P<detail>\S+)")),
     # SGLang's warning when the profiled KV budget came out negative: the weights left no
     # memory for a KV pool, whatever failure line follows (often cut from a paste).
@@ -242,7 +254,8 @@ _ANY_SIGNAL = re.compile("|".join(f"(?:{re.sub(r'[(][?]P<[a-z]+>', '(?:', p.patt
 # alternative contains one of _INTERESTING's, so block mode never skips a failure line.
 _SIGNAL_HINT = re.compile(
     r"error:|Error:|ERROR:|error while loading|out of memory|OutOfMemoryError|CUDA error|NCCL WARN|nccl[A-Z]|Errno 98"
-    r"|already in use|Segmentation|Segfault|SEGV|exit status|Killed|KILL|oom-kill|Main process exited|signal 11"
+    r"|already in use|Segmentation|Segfault|SEGV|exit status|xit ?code[:=]? ?-9\b|Killed|KILL|oom-kill"
+    r"|Main process exited|signal 11"
     r"|Watchdog|watchdog timeout|Assertion `|profiled value -|\]:\[E|^E\d{4} \d\d:|access fault"
     r"|page fault|fault from die|NVRM: Xid"
 )
@@ -556,9 +569,10 @@ _SIGNAL_BLOCK_PATTERN = (
     r"|Watchdog thread terminated|Watchdog timeout \(|watchdog timeout \("
     r"|CUDA [Ee]rror(?: \([^)\n]*\))?: |NCCL WARN "
     r"|nccl(?:InternalError|InvalidUsage|SystemError|UnhandledCudaError|RemoteError)"
-    r"|E(?:rrno 98|\d{3,4} \d\d:\d\d:\d\d)|d(?:dress already in use| value -\d)"
+    r"|E(?:rrno 98|\d{3,4} \d\d:\d\d:\d\d|xit ?code[:=]? ?-9\b)|d(?:dress already in use| value -\d)"
     r"|Seg(?:mentation fault|fault encountered)|SEGV"
-    r"|exit status 13[79]|s(?:ignal 11|sertion `)|Killed|KILL|oom-kill|Main process exited|\"MESSAGE\":\["
+    r"|exit(?: status 13[79]| ?code[:=]? ?-9\b)|s(?:ignal 11|sertion `)|Killed|KILL|oom-kill|Main process exited"
+    r"|\"MESSAGE\":\["
     r"|Memory access fault by GPU|page fault|fault from die|NVRM: Xid"
 )
 # Every alternative costs the block scan of every journal; the ones added for torch's glog
@@ -1050,11 +1064,12 @@ class JournalParser:
         sum up what the user saw, the log says what failed (unless they quote the exception
         by its name, which is the error itself). When nothing states enough, a logged line
         that states some failure, else the title whatever its words ("X is not installed"),
-        else a line that only announces a failure elsewhere. Read only when nothing else
+        else the first line that states some ("X are not supported for now"), else a line
+        that only announces a failure elsewhere. Read only when nothing else
         was found: a paste is short, a long journal has its failure lines."""
         best: tuple[int, int] = (0, 0)
         best_logged: tuple[int, int] = (0, 0)
-        found = logged = title = announced = ""
+        found = logged = title = announced = weak = ""
         yields = False
         for number, line in enumerate(self._recent):
             head = line[:EVIDENCE_LINE]
@@ -1070,6 +1085,8 @@ class JournalParser:
                 said = (failure_evidence(_logged_message(head)), -number)
                 if said > best_logged:
                     best_logged, logged = said, _as_stated(head)
+            if evidence and not weak and not announces and not _ISSUE_TITLE.match(head):
+                weak = _as_stated(head)
             if evidence < MIN_EVIDENCE or (announces and title):
                 continue
             if (evidence, -number) > best:
@@ -1079,7 +1096,7 @@ class JournalParser:
         printed = best_logged[0] >= MIN_EVIDENCE
         if found:
             return _Reading(logged if logged and yields and printed else found, printed)
-        return _Reading(logged or title or announced, printed)
+        return _Reading(logged or title or weak or announced, printed)
 
     # per line --------------------------------------------------------------------------
     def _prose_errors(self, reading: _Reading | None) -> tuple[Signal, ...]:
@@ -1366,9 +1383,10 @@ class JournalParser:
             frame = _FRAME.match(body) if 'File "' in body else None
             if frame is not None:
                 self._flush_source(tb)
-                self._add_frame(tb, (frame.group("file"), int(frame.group("line")), frame.group("func"), ""))
+                function, _, glued = frame.group("func").partition(" ")
+                self._add_frame(tb, (frame.group("file"), int(frame.group("line")), function, ""))
                 tb.expect_source = True
-                return True
+                return self._glued_to_frame(key, stream, tb, glued) if glued else True
             if ("^" in body or "~" in body) and body[:1] in ("^", "~", " ", "\t") and _CARETS.match(body):
                 return True
             # Source lines are indented four; a quote's prefix ("> ") may have taken one.
@@ -1378,7 +1396,7 @@ class JournalParser:
                 return True
             if ("[Previous" in body and _REPEATED.match(body)) or body.strip() == "...":
                 return True
-            exc = _EXC_LINE.match(body.strip()) if not body.startswith(" ") else None
+            exc = _EXC_LINE.match(body.strip()) if not body.startswith(" ") else _exception_indented_as_frame(body)
             if exc is None and tb.expect_source and not body.startswith(" "):
                 # A flat paste (indentation lost): the line after a frame is its source.
                 tb.pending_source.append(body.strip())
@@ -1448,6 +1466,16 @@ class JournalParser:
             self._finish(key, stream)
             return False
         return False
+
+    def _glued_to_frame(self, key: str, stream: _Stream, tb: _Open, glued: str) -> bool:
+        """What a paste that lost its newlines left on a frame's line after the function:
+        the frame's code, then maybe the exception line that closes the traceback."""
+        closing = _GLUED_EXCEPTION.search(glued)
+        code = glued[: closing.start()] if closing is not None else glued
+        if code.strip():
+            tb.pending_source.append(code.strip())
+        tb.expect_source = False
+        return self._traceback_line(key, stream, tb, closing.group("line")) if closing is not None else True
 
     @staticmethod
     def _add_frame(tb: _Open, frame: _RawFrame) -> None:
@@ -1666,6 +1694,12 @@ def _compile_error_detail(tb: _Open) -> bool:
     if not carets:
         return len(lines) <= MAX_KERNEL_SOURCE_LINES
     return carets[-1] == len(lines) - 1
+
+
+def _exception_indented_as_frame(body: str) -> re.Match[str] | None:
+    """An exception line indented one or two spaces, as a re-indented paste puts it (named
+    like a failure: other indented lines in a traceback are decoration)."""
+    return _INDENTED_EXCEPTION.match(body.rstrip())
 
 
 def _names_source_file(body: str, at: int) -> bool:

@@ -319,10 +319,9 @@ MISSES = {
     "gitcode-6ca7e6d8": "round 29: measured after the round-30b engine was frozen (01381db), not tuned on",
     "phillipring-ktransformers-2039": "round 30: measured after the round-30f engine was frozen (3f76e41), not tuned on",
     "al-engr-sglang-deepseek-spark-pivot": "round 30: measured after the round-30f engine was frozen (3f76e41), not tuned on",
-    "sglang-pr36005": "round 31: measured after the round-31a engine was frozen (65ec85b), not tuned on",
-    "sglang-15235": "round 31: measured after the round-31a engine was frozen (65ec85b), not tuned on",
-    "minicpm-310": "round 31: measured after the round-31a engine was frozen (65ec85b), not tuned on",
-    "minicpm-227": "round 31: measured after the round-31a engine was frozen (65ec85b), not tuned on",
+    # The same user's same paste shape as round 31's sglang-15235, labelled the other way:
+    # 31b reads "Exit code: -9" (the kill) where this label names "scheduler is dead" above it.
+    "gpustack-3848": "round 31b reads the exit code -9 under the line this label names",
 }
 
 
