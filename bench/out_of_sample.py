@@ -92,6 +92,7 @@ SETS = (
     "users15",
     "users16",
     "users17",
+    "users18",
     "sglang-0.4.10.post2-first",
     "sglang-0.5.11-first",
     "spellings",
