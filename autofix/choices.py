@@ -77,7 +77,17 @@ def closest_choices(given: str, choices: Sequence[str], preferred: Sequence[str]
         key=lambda c: (rank.get(c, len(rank)), choices.index(c)),
     )
     similar = difflib.get_close_matches(given, choices, n=len(choices), cutoff=0.0)
-    return list(dict.fromkeys([*meant, *prefixed, *similar]))
+    return list(dict.fromkeys([*meant, *prefixed, *_leading_words(given, choices), *similar]))
+
+
+def _leading_words(given: str, choices: Sequence[str]) -> list[str]:
+    """The choices the first words of ``given`` spell when more was written after them
+    ('step3-fp8': step3), the longest first: a name's suffix (a size, a format, a date)
+    leaked into the value."""
+    words = [w for w in re.split(r"[^A-Za-z0-9]+", given) if w]
+    by_spelling = {bare(c): c for c in reversed(choices)}
+    spelled = (by_spelling.get(bare("".join(words[:n]))) for n in range(len(words) - 1, 0, -1))
+    return [c for c in spelled if c is not None]
 
 
 def initials(given: str) -> set[str]:
