@@ -183,6 +183,7 @@ def propose(
     if not moves and renamed is None and (cls is None or cls.moves):
         # Nothing read anything: the flags the message's words point at, a last resort
         # (not for a class that says no flag fixes its failure: a damaged checkpoint).
+        moves.extend(_chosen_choice_refused(diagnosis.subject.said or "", flags))
         moves.extend(_related_by_words(failure_text, flags))
     if diagnosis.failure.gate.on_gpus and cls is None:
         # A running server's failure no class names: relaunch without each optional
@@ -1844,6 +1845,32 @@ def _resolved_choice_refused(message: str, flags: Flags, resolved: Mapping[str, 
             str(c) for c in info.choices if str(c).lower() not in _GENERIC_CHOICES and not _variant(str(c), value)
         ]
         out.extend(_inferred([Edit(EditOp.SET, flag, c)], "resolved") for c in others[:MAX_SIBLINGS])
+    return out
+
+
+def _chosen_choice_refused(message: str, flags: Flags) -> list[Move]:
+    """A last resort: a choice the user set, named by a check that names no flag ("extra_buffer
+    requires platform support for ..."). Dropping the flag may resolve the same value again
+    (an automatic strategy picks it), so the flag's other choices come first, neither the
+    automatic one nor a variant of the refused value; not for what the operator asked for
+    (the role, the algorithm, the sizes)."""
+    if _FLAG_IN_TEXT.search(message):
+        return []
+    said = f" {message[:MATCH_LINE].lower()} "
+    out: list[Move] = []
+    for name, value in flags.candidate.args:
+        flag = flags.catalog.canonical(name)
+        info = flags.catalog.flag(flag)
+        if not isinstance(value, str) or info is None or value not in map(str, info.choices):
+            continue
+        if flag in flags.catalog.primary or flags.is_pinned(flag) or not _telling_choice(value):
+            continue
+        if not _names_choice(said, value):
+            continue
+        others = [
+            str(c) for c in info.choices if str(c).lower() not in _GENERIC_CHOICES and not _variant(str(c), value)
+        ]
+        out.extend(_inferred([Edit(EditOp.SET, flags.target(flag), c)], "chosen") for c in others[:MAX_SIBLINGS])
     return out
 
 

@@ -1,0 +1,46 @@
+"""Issue 14 round 31, written before the change.
+
+A check that refuses a choice by naming the value, not the flag ("extra_buffer requires
+platform support for Mamba cache state snapshots."), refuses it whether SGLang resolved it
+for an unset flag (round 26's rule) or the user set it. Set explicitly, dropping the flag
+may resolve the same value again (an automatic strategy picks it), so the flag's other
+distinctive choices (not auto, not a variant of the refused one) are tried too, before a
+guess from the message's words. The message is SGLang 0.5.23's; the choice list is the
+0.5.23 parser's. (A last resort, as the words are: a message that offers its own fix, "Try to set
+disable_overlap_schedule=True", is read first, and the search tries what it offers first.)"""
+
+from __future__ import annotations
+
+from .proposing import FULL, proposed
+
+MESSAGE = "extra_buffer requires platform support for Mamba cache state snapshots."
+
+
+def _labels(args: dict[str, object], message: str = MESSAGE) -> list[str]:
+    _, proposals = proposed(args, "AssertionError", message, catalog=FULL)
+    return [p.move.label() for p in proposals]
+
+
+def test_a_choice_the_user_set_and_the_check_names_gets_the_other_implementation() -> None:
+    labels = _labels({"mamba-radix-cache-strategy": "extra_buffer", "tp-size": "4", "kv-cache-dtype": "fp8_e4m3"})
+    assert labels[0] == "set mamba-radix-cache-strategy=no_buffer"
+    assert "drop kv-cache-dtype" not in labels[:1]
+
+
+def test_the_resolved_value_still_gets_it_when_the_flag_is_unset() -> None:
+    _, proposals = proposed(
+        {"tp-size": "4"},
+        "AssertionError",
+        MESSAGE,
+        catalog=FULL,
+        resolved={"mamba_radix_cache_strategy": "extra_buffer"},
+    )
+    assert proposals[0].move.label() == "set mamba-radix-cache-strategy=no_buffer"
+
+
+def test_a_message_that_names_the_flag_is_left_to_the_flag_rules() -> None:
+    labels = _labels(
+        {"mamba-radix-cache-strategy": "extra_buffer"},
+        "--mamba-radix-cache-strategy extra_buffer requires --page-size 1.",
+    )
+    assert "set mamba-radix-cache-strategy=no_buffer" not in labels[:1]
