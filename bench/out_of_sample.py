@@ -68,6 +68,7 @@ SETS = (
     "sglang-0.5.23-sixteenth",
     "sglang-0.5.23-seventeenth",
     "sglang-0.5.23-eighteenth",
+    "sglang-0.5.23-nineteenth",
     "sglang-0.5.23-crossover",
     "sglang-0.5.23-crossover2",
     "sglang-0.5.23-crossover3",
