@@ -737,6 +737,12 @@ _RECOMMENDED = re.compile(
     r"'?\"?(?P<value2>[A-Za-z0-9_][\w.:/-]*)"
 )
 _PAREN_VALUE = re.compile(r"\((?P<flag>[a-z][a-z0-9-]*[a-z0-9])=(?P<value>[\w.-]+)\)")
+# "--a must be less than or equal to double --b": one size bounded by a multiple of another.
+_BOUND_BY_MULTIPLE = re.compile(
+    r"--(?P<a>[a-z0-9][a-z0-9-]*) must be (?:(?P<upper>less|smaller|lower)|greater|larger|more|higher) than"
+    r"(?P<equal> or equal to)? (?:(?P<double>double|twice)|(?P<half>half)(?: of)?"
+    r"|(?P<times>\d+(?:\.\d+)?) ?(?:times|x)) (?:the )?--(?P<b>[a-z0-9][a-z0-9-]*)"
+)
 _MUST_BE_NUMBER = re.compile(r"--(?P<flag>[a-z0-9][a-z0-9-]*) must be [^:]*:\s*(?P<value>-?\d+(?:\.\d+)?)\s*\.?$")
 _TURN_ON = re.compile(
     r"(?i:requires|run with|needs?|use|enable|specify|pass)\s+(?:both\s+)?--(?P<flag>[a-z0-9][a-z0-9-]*)"
@@ -1331,6 +1337,27 @@ def _nearest(value: str, items: Sequence[str]) -> str | None:
     return min(numbers, key=lambda n: (abs(n[0] - target), -n[0]))[1]
 
 
+def _other_side_of_bound(found: re.Match[str], flags: Flags) -> Edit | None:
+    """The second size of "--a must be at most k times --b" moved until the bound holds
+    for the first as it is (the nearest whole value), when the bound fails now."""
+    a, b = found.group("a"), found.group("b")
+    held_a, held_b = (as_number(flags.value(n, {})) if flags.spelling(n) else None for n in (a, b))
+    if held_a is None or held_b is None or flags.is_pinned(b):
+        return None
+    k = 2.0 if found.group("double") else 0.5 if found.group("half") else float(found.group("times"))
+    upper, strict = found.group("upper") is not None, found.group("equal") is None
+    if k <= 0 or (held_a < k * held_b if upper else held_a > k * held_b) or (held_a == k * held_b and not strict):
+        return None
+    exact = held_a / k
+    if upper:  # a <= k*b: b at least a/k
+        needed = math.floor(exact) + 1 if strict else math.ceil(exact)
+    else:  # a >= k*b: b at most a/k
+        needed = math.ceil(exact) - 1 if strict else math.floor(exact)
+    if needed < 1 or needed == held_b:
+        return None
+    return Edit(EditOp.SET, flags.target(b), str(needed))
+
+
 def _from_message(message: str, flags: Flags) -> list[Move]:
     out: list[Move] = []
 
@@ -1352,6 +1379,10 @@ def _from_message(message: str, flags: Flags) -> list[Move]:
             add([Edit(EditOp.SET, flags.target(found.group("flag")), best)])
     for found in _MUST_BE_NUMBER.finditer(message):
         add([Edit(EditOp.SET, flags.target(found.group("flag")), found.group("value"))])
+    for found in _BOUND_BY_MULTIPLE.finditer(message):
+        other = _other_side_of_bound(found, flags)
+        if other is not None:
+            add([other])
     for found in _SUGGESTED_VALUE.finditer(message):
         flag, value = found.group("flag"), found.group("value").rstrip(".,;)")
         if _valid_value(flag, value, flags):
