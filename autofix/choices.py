@@ -26,6 +26,7 @@ MODE_WORDS: Mapping[str, tuple[str, ...]] = {
     "off": ("none", "disabled", "disable", "false"),
     "disabled": ("none", "off", "disable", "false"),
     "disable": ("none", "off", "disabled", "false"),
+    "none": ("off", "disabled", "disable", "unquant", "unquantized", "false"),
 }
 NEAR_SPELLING = 0.8  # difflib's ratio of two spellings a typo apart
 

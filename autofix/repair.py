@@ -1642,10 +1642,15 @@ def named_flags(message: str) -> list[str]:
     return list(dict.fromkeys(named))
 
 
+PERCENT = 100
+MIN_PERCENT = 10
+
+
 def _into_range(found: re.Match[str], flags: Flags) -> list[Move]:
-    """A value outside the range the message states: what the target itself would use
-    when the flag is unset (its fallback or default) if that lies inside, then the
-    nearest value inside (the bound; an int steps past an open one)."""
+    """A value outside the range the message states: a percentage read as the fraction a
+    range from 0 to 1 wants (80: 0.8), what the target itself would use when the flag is
+    unset (its fallback or default) if that lies inside, then the nearest value inside
+    (the bound; an int steps past an open one)."""
     flag = found.group("flag")
     if not flags.spelling(flag):
         return []
@@ -1658,12 +1663,16 @@ def _into_range(found: re.Match[str], flags: Flags) -> list[Move]:
     info = flags.catalog.flag(flag)
     target = flags.target(flag)
     out: list[Move] = []
+    current = None if flags.assume_present else as_number(flags.candidate.arg(target))
+    if (lo, hi) == (0, 1) and current is not None and float(current).is_integer() and MIN_PERCENT <= current <= PERCENT:
+        # A fraction written as a percentage (80 for 0.8): what the user evidently meant
+        # (a whole number from 10: 1.5 or 2 given for a fraction is no percentage).
+        out.append(_inferred([Edit(EditOp.SET, target, str(_tidy(round(current / PERCENT, 6))))], "range"))
     for own in (info.fallback, info.default) if info is not None else ():
         number = as_number(own)
         if number is not None and inside(number):
             out.append(_inferred([Edit(EditOp.SET, target, str(_tidy(number)))], "range"))
             break
-    current = None if flags.assume_present else as_number(flags.candidate.arg(target))
     if current is not None and not inside(current):
         step = 1.0 if info is not None and info.type == "int" else None
         edge = hi if current > hi else lo

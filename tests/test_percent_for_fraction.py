@@ -1,0 +1,42 @@
+"""Issue 14 round 31, written before the change.
+
+A value written as a percentage where the check wants a fraction ("--x must be between 0
+and 1", the user gave 80) meant 0.8: that reading goes before the flag's own default and
+the nearest bound, for a range from 0 to 1 and a whole number from 10 to 100. Other
+ranges, and values that are no percentage (1.5, 250), are mended as before. The wordings are
+SGLang 0.5.23's; the values are ours."""
+
+from __future__ import annotations
+
+from .proposing import proposed
+
+
+def _labels(args: dict[str, object], message: str) -> list[str]:
+    _, proposals = proposed(args, "ValueError", message)
+    return [p.move.label() for p in proposals]
+
+
+def test_a_percentage_given_to_a_fraction_is_read_as_one() -> None:
+    labels = _labels(
+        {"disaggregation-decode-host-receive-threshold": "80", "disaggregation-mode": "decode"},
+        "--disaggregation-decode-host-receive-threshold must be between 0 and 1",
+    )
+    assert labels[0] == "set disaggregation-decode-host-receive-threshold=0.8"
+
+
+def test_a_value_above_a_hundred_is_no_percentage() -> None:
+    labels = _labels(
+        {"disaggregation-decode-host-receive-threshold": "250", "disaggregation-mode": "decode"},
+        "--disaggregation-decode-host-receive-threshold must be between 0 and 1",
+    )
+    assert "set disaggregation-decode-host-receive-threshold=2.5" not in labels
+
+
+def test_a_small_value_over_the_bound_is_no_percentage() -> None:
+    labels = _labels({"swa-full-tokens-ratio": "1.5"}, "--swa-full-tokens-ratio should be in range (0, 1.0]")
+    assert "set swa-full-tokens-ratio=0.015" not in labels
+
+
+def test_a_range_that_is_not_zero_to_one_is_mended_as_before() -> None:
+    labels = _labels({"mem-fraction-static": "80"}, "--mem-fraction-static must be in the range (0, 100]... ")
+    assert "set mem-fraction-static=0.8" not in labels
