@@ -84,11 +84,21 @@ def closest_choices(given: str, choices: Sequence[str], preferred: Sequence[str]
 def _leading_words(given: str, choices: Sequence[str]) -> list[str]:
     """The choices the first words of ``given`` spell when more was written after them
     ('step3-fp8': step3), the longest first: a name's suffix (a size, a format, a date)
-    leaked into the value."""
-    words = [w for w in re.split(r"[^A-Za-z0-9]+", given) if w]
+    leaked into the value. A choice that holds more of the words written goes before them
+    ('minimax_m2_append_think': minimax-append-think before minimax)."""
+    words = _words(given)
     by_spelling = {bare(c): c for c in reversed(choices)}
-    spelled = (by_spelling.get(bare("".join(words[:n]))) for n in range(len(words) - 1, 0, -1))
-    return [c for c in spelled if c is not None]
+    spelled = [(n, by_spelling.get(bare("".join(words[:n])))) for n in range(len(words) - 1, 0, -1)]
+    leading = [(n, c) for n, c in spelled if c is not None]
+    if not leading:
+        return []
+    held = {c: len(set(_words(c)) & set(words)) for c in choices}
+    fuller = sorted((c for c in choices if held[c] > leading[0][0]), key=lambda c: -held[c])
+    return [*fuller, *(c for _, c in leading)]
+
+
+def _words(text: str) -> list[str]:
+    return [w.lower() for w in re.split(r"[^A-Za-z0-9]+", text) if w]
 
 
 def initials(given: str) -> set[str]:
