@@ -858,6 +858,7 @@ def infer(
     moves.extend(_sizes_with_units(subject, flags))
     moves.extend(_numbers_refused(message, flags))
     moves.extend(_past_bound(message, flags))
+    moves.extend(_value_made_divisible(message, flags))
     parser_text = _parser_text(subject)
     moves.extend(_from_argparse(parser_text, flags))
     moves.extend(_switch_given_value(parser_text, flags))
@@ -1335,6 +1336,44 @@ def _nearest(value: str, items: Sequence[str]) -> str | None:
     if not numbers:
         return None
     return min(numbers, key=lambda n: (abs(n[0] - target), -n[0]))[1]
+
+
+# "EP size 10 must be divisible by attention replica size 4": a size named by its value in prose.
+_VALUE_DIVISIBLE = re.compile(
+    r"(?P<words>[A-Za-z][A-Za-z_ -]{0,40}?) (?P<value>\d+) (?:must|should) be (?:evenly )?divisible by"
+    r" [A-Za-z_ -]{0,40}?(?P<divisor>\d+)\b"
+)
+
+
+def _value_made_divisible(message: str, flags: Flags) -> list[Move]:
+    """The flag holding a value a message says must be divisible by another (the one
+    whose name's words the message uses, when several hold it): the next multiple, then
+    the one below if it is not under the divisor."""
+    out: list[Move] = []
+    for found in _VALUE_DIVISIBLE.finditer(message):
+        value, divisor = int(found.group("value")), int(found.group("divisor"))
+        holder = _flag_set_to(value, found.group("words"), flags)
+        if holder is None or divisor <= 0 or value % divisor == 0:
+            continue
+        below = value // divisor * divisor
+        for multiple in (below + divisor, below) if below >= divisor else (below + divisor,):
+            out.append(_inferred([Edit(EditOp.SET, flags.target(holder), str(multiple))], "divisible"))
+    return out
+
+
+def _flag_set_to(value: int, words: str, flags: Flags) -> str | None:
+    """The flag the user set to ``value``; among several, the one whose name's words
+    ``words`` uses most (None: none, or no one word decides)."""
+    holders = [
+        name
+        for name, held in flags.candidate.args
+        if as_number(held) == value and not isinstance(held, bool) and not flags.is_pinned(name)
+    ]
+    if len(holders) <= 1:
+        return holders[0] if holders else None
+    said = set(re.split(r"[^a-z0-9]+", words.lower()))
+    scored = sorted((-len(set(h.split("-")) & said), h) for h in holders)
+    return scored[0][1] if scored[0][0] < scored[1][0] else None
 
 
 def _other_side_of_bound(found: re.Match[str], flags: Flags) -> Edit | None:
