@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .catalog import Catalog, Component, EditSpec, FailureClass, MoveSpec, ValueSpec
+from .catalog import Catalog, Component, EditSpec, FailureClass, FlagInfo, MoveSpec, ValueSpec
 from .choices import closest_choices, near_choice
 from .classify import MATCH_LINE, Diagnosis, Subject
 from .features import is_on, off_by_words, on_by_words, switched_off
@@ -1865,6 +1865,12 @@ def _names_choice(said: str, value: str) -> bool:
     return re.search(rf"(?<![a-z0-9_]){re.escape(value.lower())}(?![a-z0-9_])", said) is not None
 
 
+def _other_choices(info: FlagInfo, value: str) -> list[str]:
+    """The flag's distinctive choices besides ``value``: neither a generic one (auto, none)
+    nor a variant of it."""
+    return [str(c) for c in info.choices if str(c).lower() not in _GENERIC_CHOICES and not _variant(str(c), value)]
+
+
 def _variant(choice: str, value: str) -> bool:
     """One choice is the other with more said (flashinfer_trtllm_routed of flashinfer_trtllm)."""
     return choice.startswith(value) or value.startswith(choice)
@@ -1895,9 +1901,7 @@ def _chosen_value_named(text: str, flags: Flags) -> list[Move]:
         if flags.catalog.holds_default(name, value):
             # The default crashed: going back to it is the same launch, so every other
             # implementation is a sibling (not a generic auto / none).
-            siblings += [
-                str(c) for c in info.choices if str(c).lower() not in _GENERIC_CHOICES and not _variant(str(c), value)
-            ]
+            siblings += _other_choices(info, value)
         siblings = list(dict.fromkeys(siblings))[:MAX_SIBLINGS]
         out.extend(_inferred([Edit(EditOp.SET, name, sibling)], "chosen") for sibling in siblings)
         out.append(_inferred([Edit(EditOp.DROP, name)], "chosen"))
@@ -1920,9 +1924,7 @@ def _resolved_choice_refused(message: str, flags: Flags, resolved: Mapping[str, 
             continue
         if flags.is_pinned(flag) or not _telling_choice(value) or not _names_choice(said, value):
             continue
-        others = [
-            str(c) for c in info.choices if str(c).lower() not in _GENERIC_CHOICES and not _variant(str(c), value)
-        ]
+        others = _other_choices(info, value)
         out.extend(_inferred([Edit(EditOp.SET, flag, c)], "resolved") for c in others[:MAX_SIBLINGS])
     return out
 
@@ -1946,9 +1948,7 @@ def _chosen_choice_refused(message: str, flags: Flags) -> list[Move]:
             continue
         if not _names_choice(said, value):
             continue
-        others = [
-            str(c) for c in info.choices if str(c).lower() not in _GENERIC_CHOICES and not _variant(str(c), value)
-        ]
+        others = _other_choices(info, value)
         out.extend(_inferred([Edit(EditOp.SET, flags.target(flag), c)], "chosen") for c in others[:MAX_SIBLINGS])
     return out
 
