@@ -35,6 +35,13 @@ def proposed(
     )
 
 
+def proposed_labels(args: dict[str, object], exception: str, message: str, *, catalog: Catalog = BARE) -> list[str]:
+    """The labels of the moves proposed (in their order) for the candidate ``args`` make
+    when preflight fails with ``exception: message``."""
+    _, proposals = proposed(args, exception, message, catalog=catalog)
+    return [p.move.label() for p in proposals]
+
+
 FULL = load_catalog()
 
 

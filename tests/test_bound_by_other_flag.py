@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import pytest
 
-from .proposing import proposed
+from .proposing import proposed_labels
 
 
 def _labels(args: dict[str, object], message: str) -> list[str]:
-    _, proposals = proposed(args, "AssertionError", message)
-    return [p.move.label() for p in proposals]
+    return proposed_labels(args, "AssertionError", message)
 
 
 def test_the_other_size_rises_until_the_upper_bound_holds() -> None:

@@ -11,14 +11,13 @@ disable_overlap_schedule=True", is read first, and the search tries what it offe
 
 from __future__ import annotations
 
-from .proposing import FULL, proposed
+from .proposing import FULL, proposed, proposed_labels
 
 MESSAGE = "extra_buffer requires platform support for Mamba cache state snapshots."
 
 
 def _labels(args: dict[str, object], message: str = MESSAGE) -> list[str]:
-    _, proposals = proposed(args, "AssertionError", message, catalog=FULL)
-    return [p.move.label() for p in proposals]
+    return proposed_labels(args, "AssertionError", message, catalog=FULL)
 
 
 def test_a_choice_the_user_set_and_the_check_names_gets_the_other_implementation() -> None:

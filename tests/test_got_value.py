@@ -5,16 +5,11 @@ value its parser accepts, before any flag is dropped. These tests use their own 
 
 from __future__ import annotations
 
-from autofix.catalog import load_catalog
-
-from .proposing import proposed
-
-BARE = load_catalog().without_classes()
+from .proposing import proposed_labels
 
 
 def labels(args: dict[str, object], message: str) -> list[str]:
-    _, found = proposed(args, "AssertionError", message, catalog=BARE)
-    return [p.move.label() for p in found]
+    return proposed_labels(args, "AssertionError", message)
 
 
 def test_a_bracketed_list_and_the_value_got() -> None:

@@ -8,12 +8,11 @@ SGLang 0.5.23's; the values are ours."""
 
 from __future__ import annotations
 
-from .proposing import proposed
+from .proposing import proposed_labels
 
 
 def _labels(args: dict[str, object], message: str) -> list[str]:
-    _, proposals = proposed(args, "ValueError", message)
-    return [p.move.label() for p in proposals]
+    return proposed_labels(args, "ValueError", message)
 
 
 def test_a_percentage_given_to_a_fraction_is_read_as_one() -> None:

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from autofix.model import Gate
 
-from .proposing import FULL, proposed
+from .proposing import FULL, proposed, proposed_labels
 
 
 def labels(args: dict[str, object], message: str, exception: str = "RuntimeError") -> list[str]:
-    _, found = proposed(args, exception, message)
-    return [p.move.label() for p in found]
+    return proposed_labels(args, exception, message)
 
 
 def test_a_value_named_inside_a_camelcase_word() -> None:

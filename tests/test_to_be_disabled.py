@@ -5,16 +5,11 @@ off choice of a flag whose name holds those words. These tests use their own mes
 
 from __future__ import annotations
 
-from autofix.catalog import load_catalog
-
-from .proposing import proposed
-
-BARE = load_catalog().without_classes()
+from .proposing import proposed_labels
 
 
 def labels(args: dict[str, object], message: str) -> list[str]:
-    _, found = proposed(args, "AssertionError", message, catalog=BARE)
-    return [p.move.label() for p in found]
+    return proposed_labels(args, "AssertionError", message)
 
 
 def test_the_off_choice_of_the_flag_named_by_its_words() -> None:

@@ -9,12 +9,11 @@ the other messages are ours."""
 
 from __future__ import annotations
 
-from .proposing import proposed
+from .proposing import proposed_labels
 
 
 def _labels(args: dict[str, object], message: str) -> list[str]:
-    _, proposals = proposed(args, "ValueError", message)
-    return [p.move.label() for p in proposals]
+    return proposed_labels(args, "ValueError", message)
 
 
 ELASTIC = {

@@ -11,12 +11,11 @@ from __future__ import annotations
 
 from autofix.model import Gate
 
-from .proposing import proposed
+from .proposing import proposed_labels
 
 
 def labels(args: dict[str, object], message: str) -> list[str]:
-    _, found = proposed(args, "ValueError", message, gate=Gate.PREFLIGHT)
-    return [p.move.label() for p in found]
+    return proposed_labels(args, "ValueError", message)
 
 
 def test_a_value_greater_than_the_bound_takes_the_bound() -> None:
