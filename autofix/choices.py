@@ -98,14 +98,15 @@ def _leading_words(given: str, choices: Sequence[str]) -> list[str]:
 
 
 def _words(text: str) -> list[str]:
-    return [w.lower() for w in re.split(r"[^A-Za-z0-9]+", text) if w]
+    """The words of ``text``, lower case (any run of other characters parts them)."""
+    return [w for w in re.split(r"[^a-z0-9]+", text.lower()) if w]
 
 
 def initials(given: str) -> set[str]:
     """What a value written out in words shortens to: every word's first letter
     ('least-recently-used': lru), or those of all words but the last, kept whole
     ('segmented-lru': slru). None for one word."""
-    words = [w for w in re.split(r"[^a-z0-9]+", given.lower()) if w]
+    words = _words(given)
     if len(words) < 2:
         return set()
     return {"".join(w[0] for w in words), "".join(w[0] for w in words[:-1]) + words[-1]}

@@ -114,11 +114,14 @@ _TB_START = "Traceback (most recent call last):"
 # at every character (quadratic in a run of spaces); so would ``[\^~]+[\^~ ]*`` below.
 _FRAME = re.compile(r'^\s*File "(?P<file>.+)", line (?P<line>\d+), in (?P<func>.*\S)\s*$')
 _CARETS = re.compile(r"^\s*[\^~][\^~ ]*$")
+# An exception class named like a failure (dotted module path allowed): "torch.OutOfMemoryError".
+_FAILURE_NAME = r"(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)"
 # A paste that lost its newlines glues a frame's code and the exception line onto the frame:
 # 'File "m.py", line 3, in f x = g() TypeError: g() missing ...' (a name like a failure's).
-_GLUED_EXCEPTION = re.compile(r"(?:^|\s)(?P<line>(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)(?::\s.*|$))")
-# A traceback re-indented as a block puts its closing line where its frames are: "  AssertionError".
-_INDENTED_EXCEPTION = re.compile(r"^ {1,2}(?P<type>(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception))(?:: (?P<msg>.*))?$")
+_GLUED_EXCEPTION = re.compile(rf"(?:^|\s)(?P<line>{_FAILURE_NAME}(?::\s.*|$))")
+# A traceback re-indented as a block puts its closing line where its frames are: "  AssertionError"
+# (named like a failure: other indented lines in a traceback are decoration).
+_INDENTED_EXCEPTION = re.compile(rf"^ {{1,2}}(?P<type>{_FAILURE_NAME})(?:: (?P<msg>.*))?$")
 _REPEATED = re.compile(r"^\s*\[Previous line repeated \d+ more times?\]$")
 # Exception classes are CamelCase by convention: "sglang.service: Main process exited" is no exception.
 # Ray's wrapper names the remote exception in parentheses: "ray.exceptions.RayTaskError(OutOfMemoryError)".
@@ -138,7 +141,7 @@ _ORPHAN = re.compile(
 # The same name alone at the end of its line, its message on the next ("tvm.error.InternalError:"
 # then "Check failed: ..."): a paste that wrapped the line, or a message that starts with a
 # newline. Python's bare "Exception:" alone is a heading more often than not: left out.
-_BARE_ORPHAN = re.compile(rf"^(?P<type>(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)|{_EXC_MODULE}):$", re.ASCII)
+_BARE_ORPHAN = re.compile(rf"^(?P<type>{_FAILURE_NAME}|{_EXC_MODULE}):$", re.ASCII)
 # An error code quoted in a sentence that says something failed ("aborts (`CUDA_ERROR_LAUNCH_FAILED`
 # in ...)"): an upper-case constant that names an error, a failure or a library's status
 # (CUBLAS_STATUS_NOT_SUPPORTED), between quotes.
@@ -1396,8 +1399,9 @@ class JournalParser:
                 return True
             if ("[Previous" in body and _REPEATED.match(body)) or body.strip() == "...":
                 return True
-            exc = _EXC_LINE.match(body.strip()) if not body.startswith(" ") else _exception_indented_as_frame(body)
-            if exc is None and tb.expect_source and not body.startswith(" "):
+            indented = body.startswith(" ")
+            exc = _INDENTED_EXCEPTION.match(body.rstrip()) if indented else _EXC_LINE.match(body.strip())
+            if exc is None and tb.expect_source and not indented:
                 # A flat paste (indentation lost): the line after a frame is its source.
                 tb.pending_source.append(body.strip())
                 tb.expect_source = False
@@ -1694,12 +1698,6 @@ def _compile_error_detail(tb: _Open) -> bool:
     if not carets:
         return len(lines) <= MAX_KERNEL_SOURCE_LINES
     return carets[-1] == len(lines) - 1
-
-
-def _exception_indented_as_frame(body: str) -> re.Match[str] | None:
-    """An exception line indented one or two spaces, as a re-indented paste puts it (named
-    like a failure: other indented lines in a traceback are decoration)."""
-    return _INDENTED_EXCEPTION.match(body.rstrip())
 
 
 def _names_source_file(body: str, at: int) -> bool:
