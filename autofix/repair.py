@@ -1913,20 +1913,9 @@ def _resolved_choice_refused(message: str, flags: Flags, resolved: Mapping[str, 
     concrete), named by a check that refused it and names no flag: that flag set
     explicitly to another of its choices, neither the automatic one nor a variant of the
     refused value."""
-    if _FLAG_IN_TEXT.search(message):
-        return []  # a message that names a flag refuses that flag; the value it shows is context
-    said = f" {message[:MATCH_LINE].lower()} "
-    out: list[Move] = []
-    for field, value in resolved.items():
-        flag = flag_name(field)
-        info = flags.catalog.flag(flag)
-        if not isinstance(value, str) or info is None or not info.choices or flags.spelling(flag) is not None:
-            continue
-        if flags.is_pinned(flag) or not _telling_choice(value) or not _names_choice(said, value):
-            continue
-        others = _other_choices(info, value)
-        out.extend(_inferred([Edit(EditOp.SET, flag, c)], "resolved") for c in others[:MAX_SIBLINGS])
-    return out
+    named = ((flag_name(field), value) for field, value in resolved.items())
+    unset = [(flag, value) for flag, value in named if flags.spelling(flag) is None]
+    return _choices_refused_by_value(message, unset, flags, "resolved")
 
 
 def _chosen_choice_refused(message: str, flags: Flags) -> list[Move]:
@@ -1935,21 +1924,40 @@ def _chosen_choice_refused(message: str, flags: Flags) -> list[Move]:
     (an automatic strategy picks it), so the flag's other choices come first, neither the
     automatic one nor a variant of the refused value; not for what the operator asked for
     (the role, the algorithm, the sizes)."""
+    catalog = flags.catalog
+    chosen: list[tuple[str, object]] = []
+    for name, value in flags.candidate.args:
+        flag = catalog.canonical(name)
+        info = catalog.flag(flag)
+        if (
+            isinstance(value, str)
+            and info is not None
+            and flag not in catalog.primary
+            and value in map(str, info.choices)
+        ):
+            chosen.append((flag, value))
+    return _choices_refused_by_value(message, chosen, flags, "chosen")
+
+
+def _choices_refused_by_value(
+    message: str, held: Sequence[tuple[str, object]], flags: Flags, origin: str
+) -> list[Move]:
+    """For each flag of ``held`` whose value (a distinctive choice of its parser) a message
+    that names no flag refuses by naming it: the flag set to its other distinctive choices,
+    in the candidate's spelling when it sets the flag."""
     if _FLAG_IN_TEXT.search(message):
-        return []
+        return []  # a message that names a flag refuses that flag; the value it shows is context
     said = f" {message[:MATCH_LINE].lower()} "
     out: list[Move] = []
-    for name, value in flags.candidate.args:
-        flag = flags.catalog.canonical(name)
+    for flag, value in held:
         info = flags.catalog.flag(flag)
-        if not isinstance(value, str) or info is None or value not in map(str, info.choices):
+        if not isinstance(value, str) or info is None or not info.choices:
             continue
-        if flag in flags.catalog.primary or flags.is_pinned(flag) or not _telling_choice(value):
+        if flags.is_pinned(flag) or not _telling_choice(value) or not _names_choice(said, value):
             continue
-        if not _names_choice(said, value):
-            continue
-        others = _other_choices(info, value)
-        out.extend(_inferred([Edit(EditOp.SET, flags.target(flag), c)], "chosen") for c in others[:MAX_SIBLINGS])
+        target = flags.target(flag) if flags.spelling(flag) is not None else flag
+        others = _other_choices(info, value)[:MAX_SIBLINGS]
+        out.extend(_inferred([Edit(EditOp.SET, target, c)], origin) for c in others)
     return out
 
 
