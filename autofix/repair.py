@@ -27,7 +27,17 @@ from .model import ArgValue, Candidate, Edit, EditOp, KeyValue, Move, json_objec
 from .optional import TurnedOn, without_optional
 from .renames import OFF_WORDS, ON_WORDS, arg_text, in_host_release, refused_flags, rename_move
 from .search import more_gpus
-from .source import PRODUCT, Conjunction, FieldRef, alternatives, failing_site
+from .source import (
+    PRODUCT,
+    UNKNOWN,
+    Conjunction,
+    FieldRef,
+    Requirement,
+    alternatives,
+    evaluate,
+    failing_site,
+    requirements_naming,
+)
 
 
 @dataclass(frozen=True)
@@ -203,6 +213,8 @@ def propose(
         move = in_host_release(found, candidate, catalog)
         if move is None:
             continue
+        if source:
+            move = with_requirements(move, candidate, source, flags)
         # A rename keeps the user's value under the parser's name: never a pinned-flag edit;
         # nor is keeping the first of the values a pinned flag was given.
         if any(_edits_pin(e, candidate, flags) for e in move.edits):
@@ -2001,6 +2013,69 @@ def _from_source(source: str, flags: Flags) -> list[Move]:
 
 
 # --- source-aware inference: the whole failing statement and its branches ------------------
+
+
+def with_requirements(move: Move, candidate: Candidate, source: str, flags: Flags) -> Move:
+    """The move with what the failing file's checks ask of each value it sets, where a
+    check's message names that value ("no_buffer ... page_size=1") and the value's server
+    would fail it: one attempt instead of a second failure that says so."""
+    child = apply(candidate, move)
+    companions: list[Edit] = []
+    for edit in move.edits:
+        if edit.op is not EditOp.SET or not _distinctive(edit.value):
+            continue
+        moved = field_name(flags.catalog.canonical(edit.target))
+        for requirement in requirements_naming(source, str(edit.value)):
+            if moved in requirement.fields():
+                continue  # a check on the value's own flag: not something to bring along
+            edits = _meeting(requirement, Flags(child, flags.catalog, flags.pinned))
+            if edits:
+                companions.extend(edits)
+                child = apply(child, Move(tuple(edits)))
+    if not companions:
+        return move
+    return Move((*move.edits, *companions), move.inferred, move.origin)
+
+
+def _distinctive(value: object) -> bool:
+    """A chosen value a message can name: a word of its own, not a number or a switch."""
+    if not isinstance(value, str) or len(value) < 4 or as_number(value) is not None:
+        return False
+    return value.lower() not in _PLAIN_VALUES
+
+
+_PLAIN_VALUES = frozenset({"auto", "none", "null", "true", "false", "default", "disabled", "enabled"})
+
+
+def _meeting(requirement: Requirement, flags: Flags) -> list[Edit]:
+    """Edits (on flags not pinned) that make a check the candidate would fail pass; none
+    when it passes, when its ``if`` tests do not clearly lead to it, or nothing can."""
+
+    def value_of(field: str) -> object:
+        return _field_value(field, flags) if flags.catalog.flag(flag_name(field)) is not None else UNKNOWN
+
+    if any(evaluate(test, value_of) is not wanted for test, wanted in requirement.guards):
+        return []
+    if evaluate(requirement.test, value_of) is not (not requirement.want):
+        return []  # met, or not known to fail
+    for conjunction in alternatives(requirement.test, requirement.want) or []:
+        for edits in [*_listed_values(conjunction, flags), *_edits_for(conjunction, flags)]:
+            if edits and not any(flags.is_pinned(e.target) for e in edits):
+                return edits
+    return []
+
+
+def _listed_values(conjunction: Conjunction, flags: Flags) -> list[list[Edit]]:
+    """For a size the user set that a check wants among listed values (``page_size in
+    (1, None)``): the values it lists, before taking the user's flag away."""
+    if len(conjunction) != 1:
+        return []
+    field, relation, value = conjunction[0]
+    target = flags.spelling(flag_name(field))
+    if relation != "in" or not isinstance(value, tuple) or target is None:
+        return []
+    listed = [v for v in value if v is not None and not isinstance(v, FieldRef)]
+    return [[Edit(EditOp.SET, target, normalize_value(v))] for v in listed]
 
 
 def source_moves(source: str, line: int, flags: Flags) -> list[Move] | None:

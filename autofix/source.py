@@ -19,7 +19,10 @@ sets of conditions on ``cfg.<field>`` that repair moves can satisfy::
 from __future__ import annotations
 
 import ast
+import functools
 import itertools
+import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 MAX_PRODUCT = 16
@@ -212,3 +215,144 @@ def alternatives(expr: ast.expr, want: bool) -> list[Conjunction] | None:
     if relation not in _NEGATED:
         return [((field, relation, value),)] if want else None
     return [((field, relation if want else _NEGATED[relation], value),)]
+
+
+# --- the checks a value must pass: what an operator reads before choosing it -----------------
+
+# A field whose value is not known (not a flag: derived or resolved at start).
+UNKNOWN = object()
+
+
+@dataclass(frozen=True)
+class Requirement:
+    """A check whose message names a value: its ``test`` must come out ``want`` whenever
+    the ``if`` tests around it (innermost first) come out as ``guards`` say."""
+
+    test: ast.expr
+    want: bool
+    guards: tuple[tuple[ast.expr, bool], ...]
+
+    def fields(self) -> set[str]:
+        return {f for node in ast.walk(self.test) if (f := field_of(node)) is not None}  # type: ignore[arg-type]
+
+
+@functools.lru_cache(maxsize=8)
+def _tree(source: str) -> ast.Module | None:
+    try:
+        return ast.parse(source)
+    except (SyntaxError, ValueError):
+        return None
+
+
+def requirements_naming(source: str, value: str) -> list[Requirement]:
+    """The asserts, and the ``if ...: raise`` checks, whose message names ``value`` (as a
+    word of its own): what the host's code asks of a server that runs with it."""
+    tree = _tree(source)
+    if tree is None:
+        return []
+    named = re.compile(rf"(?<![\w-]){re.escape(value)}(?![\w-])")
+    out: list[Requirement] = []
+    _collect(tree.body, (), named, out)
+    return out
+
+
+Guards = tuple[tuple[ast.expr, bool], ...]
+
+
+def _collect(body: list[ast.stmt], guards: Guards, named: re.Pattern[str], out: list[Requirement]) -> None:
+    for node in body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            _collect(node.body, (), named, out)  # a function's checks hold whoever calls it
+        elif isinstance(node, ast.Assert):
+            if node.msg is not None and _names(node.msg, named):
+                out.append(Requirement(node.test, True, guards))
+        elif isinstance(node, ast.If):
+            raises = [s for s in node.body if isinstance(s, ast.Raise) and s.exc is not None]
+            if any(_names(s.exc, named) for s in raises):  # type: ignore[arg-type]
+                out.append(Requirement(node.test, False, guards))
+            _collect(node.body, ((node.test, True), *guards), named, out)
+            _collect(node.orelse, ((node.test, False), *guards), named, out)
+        elif isinstance(node, ast.With | ast.For | ast.While | ast.Try):
+            _collect(node.body, guards, named, out)
+
+
+def _names(node: ast.expr, named: re.Pattern[str]) -> bool:
+    """Whether the message text written in ``node`` (its string parts) names the value."""
+    text = " ".join(n.value for n in ast.walk(node) if isinstance(n, ast.Constant) and isinstance(n.value, str))
+    return named.search(text) is not None
+
+
+def evaluate(expr: ast.expr, value_of: Callable[[str], object]) -> bool | None:
+    """What a check's test comes out as, with each field's value from ``value_of``
+    (UNKNOWN for one not known); None when that cannot be told."""
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.Not):
+        inner = evaluate(expr.operand, value_of)
+        return None if inner is None else not inner
+    if isinstance(expr, ast.BoolOp):
+        parts = [evaluate(v, value_of) for v in expr.values]
+        decisive = isinstance(expr.op, ast.Or)  # or: one True decides; and: one False
+        if decisive in parts:
+            return decisive
+        return None if None in parts else not decisive
+    if isinstance(expr, ast.Compare) and len(expr.ops) == 1 and type(expr.ops[0]) in _OPS:
+        left, right = _operand(expr.left, value_of), _operand(expr.comparators[0], value_of)
+        if left is UNKNOWN or right is UNKNOWN:
+            return None
+        return _compare(left, _OPS[type(expr.ops[0])], right)
+    field = field_of(expr)
+    if field is None:
+        return None
+    got = value_of(field)
+    return None if got is UNKNOWN else _truthy(got)
+
+
+def _operand(node: ast.expr, value_of: Callable[[str], object]) -> object:
+    field = field_of(node)
+    if field is not None:
+        return value_of(field)
+    value = constant(node)
+    if value is ...:
+        return UNKNOWN
+    if isinstance(value, tuple):
+        values = tuple(value_of(v.name) if isinstance(v, FieldRef) else v for v in value)
+        return UNKNOWN if UNKNOWN in values else values
+    return value
+
+
+def _compare(left: object, relation: str, right: object) -> bool | None:
+    if relation in ("in", "not in"):
+        if not isinstance(right, tuple):
+            return None
+        inside = any(_same(left, v) for v in right)
+        return inside if relation == "in" else not inside
+    if relation in ("is", "==", "is not", "!="):
+        same = _same(left, right)
+        return same if relation in ("is", "==") else not same
+    a, b = _number(left), _number(right)
+    if a is None or b is None:
+        return None
+    return {">": a > b, ">=": a >= b, "<": a < b, "<=": a <= b}[relation]
+
+
+def _same(a: object, b: object) -> bool:
+    if a is None or b is None:
+        return a is None and b is None
+    x, y = _number(a), _number(b)
+    if x is not None and y is not None:
+        return x == y
+    return str(a).lower() == str(b).lower()
+
+
+def _number(value: object) -> float | None:
+    if isinstance(value, bool) or value is None:
+        return None
+    try:
+        return float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return None
+
+
+def _truthy(value: object) -> bool:
+    if isinstance(value, str):
+        return value.lower() not in ("", "0", "false", "none")
+    return bool(value)
