@@ -94,6 +94,7 @@ SETS = (
     "users16",
     "users17",
     "users18",
+    "users19",
     "sglang-0.4.10.post2-first",
     "sglang-0.5.11-first",
     "spellings",
