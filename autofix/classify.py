@@ -50,6 +50,8 @@ _SIGNAL_STRENGTH = (
     "kv_budget_negative",
     "bind_error",
     "segfault",
+    # A C++ exception that escaped: the abort reported below it follows from it.
+    "cpp_terminate",
     "native_abort",
     "killed",
     "exit_status",

@@ -225,6 +225,9 @@ _SIGNALS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "segfault",
         re.compile(r"(?:Segmentation fault|Segfault encountered|status=11/SEGV|exit status 139|signal 11\b|SIGSEGV)"),
     ),
+    # The C++ runtime's word that an exception escaped (its "what():" line joins it): the
+    # abort faulthandler reports next only follows from it.
+    ("cpp_terminate", re.compile(r"terminate called after throwing an instance of '(?P<detail>[^'\n]+)'")),
     # faulthandler's report of another native crash (a C++ abort after a CUDA error, a bus
     # error); its thread dumps that follow are not a traceback.
     (
@@ -260,7 +263,7 @@ _SIGNAL_HINT = re.compile(
     r"|already in use|Segmentation|Segfault|SEGV|exit status|xit ?code[:=]? ?-9\b|Killed|KILL|oom-kill"
     r"|Main process exited|signal 11"
     r"|Watchdog|watchdog timeout|Assertion `|profiled value -|\]:\[E|^E\d{4} \d\d:|access fault"
-    r"|page fault|fault from die|NVRM: Xid"
+    r"|page fault|fault from die|NVRM: Xid|terminate called"
 )
 
 # A pipe to a dead child breaking says less than the wrapper that reports the death.
@@ -574,13 +577,15 @@ _SIGNAL_BLOCK_PATTERN = (
     r"|nccl(?:InternalError|InvalidUsage|SystemError|UnhandledCudaError|RemoteError)"
     r"|E(?:rrno 98|\d{3,4} \d\d:\d\d:\d\d|xit ?code[:=]? ?-9\b)|d(?:dress already in use| value -\d)"
     r"|Seg(?:mentation fault|fault encountered)|SEGV"
-    r"|exit(?: status 13[79]| ?code[:=]? ?-9\b)|s(?:ignal 11|sertion `)|Killed|KILL|oom-kill|Main process exited"
+    r"|e(?:xit(?: status 13[79]| ?code[:=]? ?-9\b)|r throwing an instance)|s(?:ignal 11|sertion `)|Killed|KILL"
+    r"|oom-kill|Main process exited"
     r"|\"MESSAGE\":\["
     r"|Memory access fault by GPU|page fault|fault from die|NVRM: Xid"
 )
 # Every alternative costs the block scan of every journal; the ones added for torch's glog
 # error lines ("E421 02:05:38"), a negative profiled budget ("d value -5") and a kernel's
-# assertion ("ssertion `") share a first letter with an older one, where they cost nothing.
+# assertion ("ssertion `") and a C++ terminate ("er throwing an instance") share a first
+# letter with an older one, where they cost nothing.
 # The kernel log's GPU faults ("page fault", "fault from die", "NVRM: Xid") cost about a
 # tenth of the scan of a journal of progress lines; no spelling of them that shares a first
 # letter measured cheaper.
@@ -834,9 +839,10 @@ class JournalParser:
         # line says where, not what, and leaves prose and lone lines to say it.
         self._explained = False
         self._signals: list[Signal] = []
-        # A logged NCCL error per stream, awaiting NCCL's "Last error:" and its detail: the
-        # signal's index, and whether "Last error:" was read.
-        self._nccl_open: dict[str, tuple[int, bool]] = {}
+        # A failure line per stream awaiting its detail on the next lines (NCCL's "Last
+        # error:" then what it saw fail; a C++ terminate's "what():"): the signal's index,
+        # and whether the line that announces the detail was read.
+        self._awaiting_detail: dict[str, tuple[int, bool]] = {}
         self._dropped = 0
         self._quoted: list[Signal] = []
         # (text, from, first exceptions-module name at or after it or -1, searched until)
@@ -987,7 +993,7 @@ class JournalParser:
         i = 0
         offset = 0  # where line i starts in text
         while i < n:
-            if not self._open_keys and not self._nccl_open:
+            if not self._open_keys and not self._awaiting_detail:
                 # Nothing open (no traceback, no NCCL error awaiting its detail): jump to
                 # the next line that can matter, found at C speed. Once MAX_TRACEBACKS
                 # are kept only failure lines can, and the tracebacks of the lines jumped
@@ -1200,7 +1206,7 @@ class JournalParser:
     def _blank_line(self) -> None:
         # A blank line matters only inside a traceback (it separates chained exceptions),
         # and ends a logged NCCL error still awaiting its detail.
-        self._nccl_open.clear()
+        self._awaiting_detail.clear()
         waiting, self._in_message = self._in_message, {}
         for key in waiting:
             stream = self._streams.get(key)
@@ -1275,7 +1281,7 @@ class JournalParser:
 
     def _line(self, key: str, stream: _Stream, body: str) -> None:
         tb = stream.open
-        if self._nccl_open and tb is None and self._nccl_last_error(key, body):
+        if self._awaiting_detail and tb is None and self._detail_of_signal(key, body):
             return
         if tb is not None:
             tb.last_line = self._lines + max(self._block_index, 0)
@@ -1575,27 +1581,34 @@ class JournalParser:
             if found is not None and (kind != "compile_error" or _names_source_file(body, found.start())):
                 self._order += 1
                 quoted = body[found.start() - 1 : found.start()] in _QUOTES
+                # (a terminate glued onto the progress bar it cut short: from its own words)
+                said = body[found.start() :] if kind == "cpp_terminate" else body
                 self._signals.append(
-                    Signal(kind, body.strip()[:SIGNAL_LINE], rank=stream.rank, order=self._order, quoted=quoted)
+                    Signal(kind, said.strip()[:SIGNAL_LINE], rank=stream.rank, order=self._order, quoted=quoted)
                 )
-                if kind == "nccl_error":
-                    self._nccl_open[key] = (len(self._signals) - 1, False)
+                if kind in ("nccl_error", "cpp_terminate"):
+                    # (a terminate's detail follows at once, on its "what():" line)
+                    self._awaiting_detail[key] = (len(self._signals) - 1, kind == "cpp_terminate")
                 return
 
-    def _nccl_last_error(self, key: str, body: str) -> bool:
+    def _detail_of_signal(self, key: str, body: str) -> bool:
         """Whether ``body`` continues the NCCL error this stream logged last (NCCL's "Last
         error:", then what it saw fail, which joins the signal's line)."""
-        pending = self._nccl_open.pop(key, None)
+        pending = self._awaiting_detail.pop(key, None)
         if pending is None:
             return False
         index, asked = pending
         text = body.strip()
         if not asked and text == _NCCL_LAST_ERROR:
-            self._nccl_open[key] = (index, True)
+            self._awaiting_detail[key] = (index, True)
             return True
         if not asked or not text:
             return False
         said = self._signals[index]
+        if said.kind == "cpp_terminate":
+            if text.startswith(_WHAT):
+                self._signals[index] = replace(said, line=f"{said.line} {text}"[:SIGNAL_LINE])
+            return False  # the detail is a line of its own too (a watchdog's timeout)
         self._signals[index] = replace(said, line=f"{said.line} {_NCCL_LAST_ERROR} {text}"[:SIGNAL_LINE])
         return True
 
@@ -1672,6 +1685,7 @@ _SOURCE_SUFFIX = re.compile(r"\.(?:cuh?|cc|cpp|cxx|c|hh|hpp|h|inc|inl)$")
 # "Last error:" and, on the next line, what NCCL last saw fail.
 _NCCL_ERROR_NAME = re.compile(r"nccl[A-Z]\w*: ")
 _NCCL_LAST_ERROR = "Last error:"
+_WHAT = "what():"
 
 
 def _nccl_detail(tb: _Open, body: str) -> bool:

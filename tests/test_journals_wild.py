@@ -322,7 +322,6 @@ MISSES = {
     # The same user's same paste shape as round 31's sglang-15235, labelled the other way:
     # 31b reads "Exit code: -9" (the kill) where this label names "scheduler is dead" above it.
     "gpustack-3848": "round 31b reads the exit code -9 under the line this label names",
-    "sglang-28232": "round 34: measured after round 33 was merged (fe1e117), not tuned on",
 }
 
 
