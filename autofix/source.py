@@ -253,7 +253,13 @@ def requirements_naming(source: str, value: str) -> list[Requirement]:
     named = re.compile(rf"(?<![\w-]){re.escape(value)}(?![\w-])")
     out: list[Requirement] = []
     _collect(tree.body, (), named, out)
-    return out
+    # A check that tests the value itself lists it among a flag's allowed ones ("... one of
+    # deepep, mooncake or mori"): it is about that flag, not about what the value needs.
+    return [r for r in out if value not in _constants(r.test)]
+
+
+def _constants(test: ast.expr) -> set[object]:
+    return {n.value for n in ast.walk(test) if isinstance(n, ast.Constant)}
 
 
 Guards = tuple[tuple[ast.expr, bool], ...]
@@ -261,6 +267,10 @@ Guards = tuple[tuple[ast.expr, bool], ...]
 
 def _collect(body: list[ast.stmt], guards: Guards, named: re.Pattern[str], out: list[Requirement]) -> None:
     for node in body:
+        if isinstance(node, ast.If) and not node.orelse and isinstance(node.body[-1], ast.Return):
+            # `if size is None: return`: what follows runs only when the test is false.
+            guards = ((node.test, False), *guards)
+            continue
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             _collect(node.body, (), named, out)  # a function's checks hold whoever calls it
         elif isinstance(node, ast.Assert):

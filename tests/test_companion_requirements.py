@@ -28,6 +28,24 @@ def check_plain_cache(view):
     if view.speculative_algorithm is not None:
         assert view.speculative_eagle_topk in (1, None), "no_buffer keeps one draft branch."
     assert view.mamba_radix_cache_strategy != "no_buffer" or view.page_size, "no_buffer: odd"
+
+
+def check_lora_paths(view):
+    rank = view.max_lora_rank
+    if rank is None:
+        return
+    assert view.lora_backend == "csgmv", "LoRA needs csgmv (not no_buffer-aware)."
+
+
+def check_early_return_on_a_field(view):
+    if view.enable_lora is None:
+        return
+    assert view.max_loras_per_batch > 64, "no_buffer wants many LoRAs per batch."
+
+
+def check_dispatch(view):
+    if view.moe_a2a_backend not in ("deepep", "no_buffer", "mori"):
+        raise ValueError("dispatch wants one of deepep, no_buffer or mori.")
 """
 FAILING_LINE = 2
 MESSAGE = "extra_buffer needs state snapshots on this platform."
@@ -73,3 +91,11 @@ def test_a_check_under_an_if_that_does_not_hold_is_not_asked() -> None:
 def test_other_values_bring_nothing_and_no_source_brings_nothing() -> None:
     assert "drop mamba-radix-cache-strategy" in _labels({})  # back to its default: no check names it
     assert _labels({}, source=None)[0] == "set mamba-radix-cache-strategy=no_buffer"
+
+
+def test_checks_past_an_early_return_or_listing_the_value_among_others_are_not_asked() -> None:
+    """A check after ``if rank is None: return`` runs only for what that return lets
+    through (not known here, or known not to); a message that lists the value among a
+    flag's allowed ones is about that flag, not about what the value needs."""
+    labels = _labels({"disable-overlap-schedule": True, "moe-a2a-backend": "flashinfer"})
+    assert labels[0] == "set mamba-radix-cache-strategy=no_buffer"
