@@ -96,6 +96,7 @@ SETS = (
     "users17",
     "users18",
     "users19",
+    "users20",
     "sglang-0.4.10.post2-first",
     "sglang-0.5.11-first",
     "spellings",
