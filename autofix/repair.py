@@ -176,6 +176,9 @@ def propose(
     resolved = resolved or {}
     # The log's own advice for this failure first: it knows its server.
     moves: list[Move] = advice_moves(diagnosis.subject.advice, flags)
+    # A name the code does not know that evidently means one it does (EAGLE-3): that one,
+    # before what a class proposes for names it cannot read.
+    moves.extend(unknown_name_meant(diagnosis.subject.said or "", flags))
     cls = diagnosis.failure_class
     failure_text = f"{diagnosis.subject.exception}: {diagnosis.subject.said or ''}"
     if diagnosis.failure.gate.on_gpus:
@@ -1928,6 +1931,36 @@ def _resolved_choice_refused(message: str, flags: Flags, resolved: Mapping[str, 
     named = ((flag_name(field), value) for field, value in resolved.items())
     unset = [(flag, value) for flag, value in named if flags.spelling(flag) is None]
     return _choices_refused_by_value(message, unset, flags, "resolved")
+
+
+# "Unknown speculative algorithm name: EAGLE-3", "unsupported backend type 'x'": the code
+# refusing a value it has no name for (argparse's own wording has its pattern elsewhere).
+_UNKNOWN_NAME = re.compile(
+    r"(?i)\b(?:unknown|unsupported|unrecognized|invalid)\b[\w -]{0,60}?\b(?:name|type|value|mode|kind)"
+    r"\s*[:=]?\s*['\"`]?(?P<value>[\w.+-]+)"
+)
+
+
+def unknown_name_meant(message: str, flags: Flags) -> list[Move]:
+    """For a value of the user's that the code says it has no name for: the flag set to
+    the listed name it evidently stands for (its parser's choices, else the names SGLang
+    has for it, a fact of ``domains``), when one is that near."""
+    found = _UNKNOWN_NAME.search(message[:MATCH_LINE])
+    if found is None:
+        return []
+    given = found.group("value")
+    out: list[Move] = []
+    for name, value in flags.candidate.args:
+        flag = flags.catalog.canonical(name)
+        if value != given or flags.is_pinned(flag):
+            continue
+        info = flags.catalog.flag(flag)
+        names = [str(c) for c in (info.choices if info is not None and info.choices else flags.catalog.domain(flag))]
+        if not names or given in names:
+            continue  # no names known; or one it has, refused for another reason
+        meant = [c for c in closest_choices(given, names) if near_choice(given, c)]
+        out.extend(_inferred([Edit(EditOp.SET, name, c)], "message") for c in meant[:1])
+    return out
 
 
 def _chosen_choice_refused(message: str, flags: Flags) -> list[Move]:

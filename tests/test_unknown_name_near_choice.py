@@ -1,0 +1,46 @@
+"""Issue 14 round 33c, written before the change: a name the code does not know, that is a
+known one spelled otherwise.
+
+``Unknown speculative algorithm name: EAGLE-3`` comes from the code, not from argparse (the
+flag lists no choices), so no choice list follows it. The names SGLang has for the flag are
+facts (``domains``); the one the user evidently meant (EAGLE-3 is EAGLE3, ngram-spec is NGRAM)
+is the first move, before anything a class proposes for names it cannot read (MTP)."""
+
+from __future__ import annotations
+
+from autofix.catalog import load_catalog
+from autofix.classify import classify
+from autofix.model import Candidate, Gate
+from autofix.repair import propose
+from autofix.tracebacks import parse_text
+
+FULL = load_catalog()
+BARE = FULL.without_classes()
+
+
+def _labels(value: str, catalog=FULL) -> list[str]:  # type: ignore[no-untyped-def]
+    candidate = Candidate.build(
+        {"model-path": "/m", "speculative-algorithm": value, "speculative-draft-model-path": "/d"}
+    )
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/x/sglang/srt/speculative/spec_info.py", line 65, in from_string\n'
+        '    raise ValueError(f"Unknown speculative algorithm name: {name}")\n'
+        f"ValueError: Unknown speculative algorithm name: {value}\n"
+    )
+    diagnosis = classify(parse_text(text), catalog, Gate.PREFLIGHT)
+    return [p.move.label() for p in propose(candidate, diagnosis, catalog, pinned=("model-path",))]
+
+
+def test_a_name_spelled_otherwise_is_the_name_it_stands_for() -> None:
+    assert _labels("EAGLE-3")[0] == "set speculative-algorithm=EAGLE3"
+    assert _labels("eagle_3")[0] == "set speculative-algorithm=EAGLE3"
+    assert _labels("ngram-spec")[0] == "set speculative-algorithm=NGRAM"
+
+
+def test_without_the_class_too() -> None:
+    assert _labels("EAGLE-3", BARE)[0] == "set speculative-algorithm=EAGLE3"
+
+
+def test_a_name_near_none_leaves_the_class_its_moves() -> None:
+    assert _labels("MTP")[0] == "set speculative-algorithm=NEXTN"
