@@ -801,8 +801,12 @@ _BAD_TYPE = re.compile(
 )
 _UNRECOGNIZED = re.compile(r"unrecognized arguments: (.*)")
 _BAD_VALUE = re.compile(r"argument (?:--)?([a-z0-9][a-z0-9-]*)(?:/[^:]*)?: (?:expected|invalid \w+ value)")
+_DIRECTION_WORD = r"smaller|lower|decrease|reduce|larger|higher|bigger|increase|raise"
+# (no other direction word between the verb and the flag: in "raise the environment value
+# or lower --x" the flag is lowered)
 _DIRECTION = re.compile(
-    r"(?i:(?P<down>smaller|lower|decrease|reduce)|larger|higher|bigger|increase|raise)\b[^.;]{0,40}?"
+    rf"(?i:(?P<down>smaller|lower|decrease|reduce)|larger|higher|bigger|increase|raise)\b"
+    rf"(?:(?!\b(?i:{_DIRECTION_WORD})\b)[^.;]){{0,40}}?"
     r"--(?P<flag>[a-z0-9][a-z0-9-]*)(?:[^.;]{0,30}?at least (?P<least>\d+))?"
 )
 _RANGE = re.compile(
