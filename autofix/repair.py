@@ -1503,6 +1503,8 @@ def _from_message(message: str, flags: Flags) -> list[Move]:
     # "a smaller / larger --x", "increase --x", "at least N": a scale in that direction.
     for found in _DIRECTION.finditer(message):
         scaled = _scaled_edit(found, flags)
+        if scaled is not None and found.group("down") is not None:
+            scaled = _to_capacity(scaled, message, flags)
         if scaled is not None and found.group("least"):
             add([Edit(EditOp.SET, scaled.target, found.group("least"))])
         elif scaled is not None:
@@ -1517,6 +1519,26 @@ def _from_message(message: str, flags: Flags) -> list[Move]:
         if isinstance(value, str) and not named_flag and _mentioned(value, message) and not flags.is_host_fact(name):
             add([Edit(EditOp.DROP, name)], "value")
     return out
+
+
+# "required=1024, capacity=128": how much is needed and how much fits.
+_NEED_AND_CAPACITY = re.compile(
+    r"(?i)\b(?:required|requested|needs?)\s*[=:]?\s*(?P<need>\d+(?:\.\d+)?)\b[^.;\n]{0,40}?"
+    r"\b(?:capacity|available|limit|cap)\s*[=:]?\s*(?P<have>\d+(?:\.\d+)?)\b"
+)
+
+
+def _to_capacity(scaled: Edit, message: str, flags: Flags) -> Edit:
+    """A size asked to come down where the message says what is needed and what fits: down
+    by that ratio (an eighth when a chunk needs 1024 of 128), not a halving at a time."""
+    found = _NEED_AND_CAPACITY.search(message)
+    current = as_number(flags.value(scaled.target, {}))
+    if found is None or current is None:
+        return scaled
+    need, have = float(found.group("need")), float(found.group("have"))
+    if not 0 < have < need or have / need >= 0.5:
+        return scaled
+    return Edit(EditOp.SCALE, scaled.target, _tidy(max(1, math.floor(current * have / need))))
 
 
 # "too large tensor parallel size", "the pipeline parallel size is too small": a size named

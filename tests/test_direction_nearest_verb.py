@@ -25,3 +25,14 @@ def test_one_verb_still_governs_the_flag_after_it() -> None:
         "the toy pool is too small. Please increase the value of --max-running-requests.",
     )
     assert labels[0].startswith("scale max-running-requests to ") and int(labels[0].rsplit(" ", 1)[1]) > 64
+
+
+def test_a_need_and_a_capacity_say_how_far_down() -> None:
+    """'required=1024, capacity=128' for a 4096 chunk: an eighth of it fits, not a half."""
+    labels = proposed_labels(
+        {"chunked-prefill-size": 4096},
+        "ValueError",
+        "toy budget exceeds TOY_CAP: required=1024, capacity=128. Raise the environment value or lower "
+        "--chunked-prefill-size/--max-prefill-tokens.",
+    )
+    assert labels[0] == "scale chunked-prefill-size to 512"
