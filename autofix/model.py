@@ -378,6 +378,9 @@ class Move:
     edits: tuple[Edit, ...]
     inferred: bool = False
     origin: str = ""
+    # Checks further down the line this move meets in advance (a value set with what the
+    # host's checks ask of it): the search weighs it as that many fixes further on.
+    ahead: int = 0
 
     def label(self) -> str:
         return "; ".join(e.label() for e in self.edits)
@@ -388,12 +391,16 @@ class Move:
         out = {**first.to_json(), "inferred": self.inferred, "origin": self.origin}
         if rest:
             out["with"] = [e.to_json() for e in rest]
+        if self.ahead:
+            out["ahead"] = self.ahead
         return out
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Move:
         edits = [Edit.from_json(data), *(Edit.from_json(e) for e in data.get("with", []))]
-        return cls(tuple(edits), bool(data.get("inferred", False)), str(data.get("origin", "")))
+        return cls(
+            tuple(edits), bool(data.get("inferred", False)), str(data.get("origin", "")), int(data.get("ahead", 0))
+        )
 
 
 # --- gates, failures, attempts ---------------------------------------------------------------

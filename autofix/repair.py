@@ -2080,6 +2080,7 @@ def with_requirements(move: Move, candidate: Candidate, source: str, flags: Flag
     would fail it: one attempt instead of a second failure that says so."""
     child = apply(candidate, move)
     companions: list[Edit] = []
+    met = 0
     for edit in move.edits:
         if edit.op is not EditOp.SET or not _distinctive(edit.value):
             continue
@@ -2091,9 +2092,10 @@ def with_requirements(move: Move, candidate: Candidate, source: str, flags: Flag
             if edits:
                 companions.extend(edits)
                 child = apply(child, Move(tuple(edits)))
+                met += 1
     if not companions:
         return move
-    return Move((*move.edits, *companions), move.inferred, move.origin)
+    return Move((*move.edits, *companions), move.inferred, move.origin, move.ahead + met)
 
 
 def _distinctive(value: object) -> bool:

@@ -12,7 +12,9 @@ and the children its failure suggests. Priority, in order:
    smaller repair. A line of moves after which the same failure keeps coming back costs
    two more per repeat, so a parent's other moves are tried before digging further; a
    line that gets further (each fix uncovers the next failure) costs two less per step,
-   so a chain of fixes is followed before the alternatives to its first step;
+   so a chain of fixes is followed before the alternatives to its first step; a move that
+   meets in advance a check the next attempt would fail (``Move.ahead``: a value set with
+   what the host's checks ask of it) is weighed as that many steps further;
 2. the move's past success rate for that failure class (from the store, any run): a
    move that fixed this class before goes first, even an inferred one;
 3. curated before inferred moves;
@@ -177,7 +179,7 @@ class Search:
         rate = self._rates.get((class_id, move.label()), 0.0)
         return (
             intent_cost(self.meant, candidate, self._gpu_counts, self._gpu_shares)
-            + STALL_COST * stall
+            + STALL_COST * (stall - move.ahead)  # a move that meets checks ahead: that many steps further
             + GIVES_UP_COST * gives_up,
             -rate,
             int(move.inferred),

@@ -99,3 +99,25 @@ def test_checks_past_an_early_return_or_listing_the_value_among_others_are_not_a
     flag's allowed ones is about that flag, not about what the value needs."""
     labels = _labels({"disable-overlap-schedule": True, "moe-a2a-backend": "flashinfer"})
     assert labels[0] == "set mamba-radix-cache-strategy=no_buffer"
+
+
+def test_the_search_weighs_a_value_with_its_checks_as_the_line_of_fixes_it_saves() -> None:
+    """The value with what its checks ask edits more than dropping the flag, but it meets a
+    check the next attempt would fail: the search weighs it as that line of two fixes (each
+    step that gets further costs less), so it is tried before the drop that only resolves
+    the refused value again."""
+    from autofix.search import Child, Search
+
+    base = Candidate.build({"model-path": "/m", "mamba-radix-cache-strategy": "extra_buffer"})
+    candidate = Candidate.build({"model-path": "/m", "mamba-radix-cache-strategy": "extra_buffer"})
+    frame = Frame(file="/x/cache_hook.py", line=FAILING_LINE, function="check_snapshots", source="assert x")
+    subject = Subject("AssertionError", MESSAGE, frame)
+    failure = Failure(Gate.PREFLIGHT, None, "f", "AssertionError", MESSAGE)
+    proposals = propose(candidate, Diagnosis(failure, subject), BARE, pinned=("model-path",), source=SOURCE)
+    search = Search(base)
+    first = search.ask()
+    assert first is not None
+    search.tell(first.candidate.key, "failed", [Child(p.child, p.move, p.rank) for p in proposals], None, "f")
+    picked = search.ask()
+    assert picked is not None and picked.move is not None
+    assert picked.move.label() == "set mamba-radix-cache-strategy=no_buffer; set disable-overlap-schedule=True"
