@@ -38,6 +38,7 @@ FILE_KEYS = (
     "target",
     "aliases",
     "domains",
+    "names",
     "env_domains",
     "host_facts",
     "intent",
@@ -243,6 +244,10 @@ class Catalog:
     # How messages name a flag in prose (--pp-size: "pipeline parallel"; the parser's help
     # words), lower case: a message that says them names the flag.
     words: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # Names a flag's value may take that its parser does not list (the code checks them:
+    # speculative algorithms): facts, read only to tell which one a misspelt name meant,
+    # never values to try (a search never switches an algorithm by this list).
+    names: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     # A size that can fold into another keeping the GPUs a server takes (pp into tp: both
     # split one model over GPUs): the move for a message that refuses the first.
     folds: Mapping[str, str] = field(default_factory=dict)
@@ -576,6 +581,7 @@ def parse_catalog(texts: Mapping[str, str], flag_texts: Mapping[str, str] | None
     optional: list[re.Pattern[str]] = []
     env_domains: dict[str, re.Pattern[str]] = {}
     words: dict[str, tuple[str, ...]] = {}
+    names: dict[str, tuple[str, ...]] = {}
     folds: dict[str, str] = {}
     gpu_shares: dict[str, str] = {}
     for name, text in (flag_texts or {}).items():
@@ -618,6 +624,10 @@ def parse_catalog(texts: Mapping[str, str], flag_texts: Mapping[str, str] | None
         primary |= _flag_list(data, "primary", name)
         components.extend(_parse_component(raw, name, i) for i, raw in enumerate(data.get("components") or []))
         optional.extend(_patterns(data, "optional", name))
+        for flag, known in (data.get("names") or {}).items():
+            if not _FLAG.match(str(flag)) or not isinstance(known, list) or not all(isinstance(k, str) for k in known):
+                raise CatalogError(f"{name}: names.{flag}: must map a flag to a list of names")
+            names[str(flag)] = tuple(known)
         for flag, phrases in (data.get("words") or {}).items():
             if (
                 not _FLAG.match(str(flag))
@@ -660,6 +670,7 @@ def parse_catalog(texts: Mapping[str, str], flag_texts: Mapping[str, str] | None
         gpu_counts=frozenset(gpu_counts),
         primary=frozenset(primary),
         words=words,
+        names=names,
         folds=folds,
         components=tuple(components),
         gpu_shares=gpu_shares,

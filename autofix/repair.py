@@ -1970,7 +1970,7 @@ _UNKNOWN_NAME = re.compile(
 def unknown_name_meant(message: str, flags: Flags) -> list[Move]:
     """For a value of the user's that the code says it has no name for: the flag set to
     the listed name it evidently stands for (its parser's choices, else the names SGLang
-    has for it, a fact of ``domains``), when one is that near."""
+    has for it, a fact of ``names``), when one is that near."""
     found = _UNKNOWN_NAME.search(message[:MATCH_LINE])
     if found is None:
         return []
@@ -1981,7 +1981,8 @@ def unknown_name_meant(message: str, flags: Flags) -> list[Move]:
         if value != given or flags.is_pinned(flag):
             continue
         info = flags.catalog.flag(flag)
-        names = [str(c) for c in (info.choices if info is not None and info.choices else flags.catalog.domain(flag))]
+        listed = info.choices if info is not None and info.choices else flags.catalog.names.get(flag, ())
+        names = [str(c) for c in listed]
         if not names or given in names:
             continue  # no names known; or one it has, refused for another reason
         meant = [c for c in closest_choices(given, names) if near_choice(given, c)]

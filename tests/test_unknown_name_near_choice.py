@@ -44,3 +44,31 @@ def test_without_the_class_too() -> None:
 
 def test_a_name_near_none_leaves_the_class_its_moves() -> None:
     assert _labels("MTP")[0] == "set speculative-algorithm=NEXTN"
+
+
+def test_names_are_facts_checked_like_the_rest() -> None:
+    import pytest
+
+    from autofix.catalog import parse_catalog
+    from autofix.errors import CatalogError
+
+    assert parse_catalog({"t.yaml": "names:\n  speculative-algorithm: [EAGLE, NGRAM]\n"}).names == {
+        "speculative-algorithm": ("EAGLE", "NGRAM")
+    }
+    with pytest.raises(CatalogError, match=r"names\.speculative-algorithm"):
+        parse_catalog({"t.yaml": "names:\n  speculative-algorithm: EAGLE\n"})
+
+
+def test_names_are_never_values_to_try() -> None:
+    """A check that a branch for one algorithm fails is not steered around by switching to
+    another algorithm because names lists it (offline, the source read as with --python)."""
+    from autofix.classify import Diagnosis, Subject
+    from autofix.model import Failure, Frame
+    from autofix.repair import offline_moves
+
+    source = "def check(cfg):\n    if cfg.speculative_algorithm == 'DFLASH':\n        assert cfg.window >= 16, 'w'\n"
+    frame = Frame(file="/x/spec_hook.py", line=3, function="check", source="assert cfg.window >= 16, 'w'")
+    subject = Subject("AssertionError", "w", frame)
+    diagnosis = Diagnosis(Failure(Gate.PREFLIGHT, None, "f", "AssertionError", "w"), subject)
+    labels = [m.label() for m in offline_moves(diagnosis, FULL, source)]
+    assert not any(label.startswith("set speculative-algorithm=") for label in labels)
