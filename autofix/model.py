@@ -367,6 +367,11 @@ class Edit:
         return cls(EditOp(data["op"]), data.get("flag") or data["name"], value, str(key) if key is not None else None)
 
 
+# The origin of a move that spells a value the user gave as the name they evidently meant
+# (EAGLE-3 -> EAGLE3): like a rename, it keeps what they asked for (search weighs it so).
+SPELLED_ORIGIN = "spelled"
+
+
 @dataclass(frozen=True)
 class Move:
     """A repair move: one or more edits applied together, and where it came from.

@@ -23,7 +23,7 @@ from .choices import closest_choices, near_choice
 from .classify import MATCH_LINE, Diagnosis, Subject
 from .features import is_on, off_by_words, on_by_words, switched_off
 from .meant import as_meant, as_number, plain_size
-from .model import ArgValue, Candidate, Edit, EditOp, KeyValue, Move, json_object, normalize_value
+from .model import SPELLED_ORIGIN, ArgValue, Candidate, Edit, EditOp, KeyValue, Move, json_object, normalize_value
 from .optional import TurnedOn, without_optional
 from .renames import OFF_WORDS, ON_WORDS, arg_text, in_host_release, refused_flags, rename_move
 from .search import more_gpus
@@ -1986,7 +1986,7 @@ def unknown_name_meant(message: str, flags: Flags) -> list[Move]:
         if not names or given in names:
             continue  # no names known; or one it has, refused for another reason
         meant = [c for c in closest_choices(given, names) if near_choice(given, c)]
-        out.extend(_inferred([Edit(EditOp.SET, name, c)], "message") for c in meant[:1])
+        out.extend(_inferred([Edit(EditOp.SET, name, c)], SPELLED_ORIGIN) for c in meant[:1])
     return out
 
 

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 import networkx as nx
 
-from .model import Candidate, EditOp, Move, diff
+from .model import SPELLED_ORIGIN, Candidate, EditOp, Move, diff
 
 PENDING = "pending"
 STALL_COST = 2  # per repeat of a failure down a line (or minus, per new failure uncovered)
@@ -96,7 +96,8 @@ def more_gpus(
 
 def _meant(base: Candidate, move: Move) -> Candidate:
     """What the user meant: ``base`` with a rename move's flags spelled as the parser
-    knows them (a renamed flag keeps the user's intent: it costs nothing), and without
+    knows them (a renamed flag keeps the user's intent: it costs nothing), a value given
+    as the name it evidently meant (SPELLED_ORIGIN: EAGLE-3 is EAGLE3), and without
     the flags that move drops: flags of a release newer than the host's, or removed
     since, that the host cannot take at all."""
     renamed = {str(e.value) for e in move.edits if e.op is EditOp.RENAME}
@@ -106,6 +107,8 @@ def _meant(base: Candidate, move: Move) -> Candidate:
             out = out.renamed(edit.target, str(edit.value))
         elif edit.op is EditOp.DROP and move.origin == "rename":
             out = out.without_arg(edit.target)
+        elif edit.op is EditOp.SET and move.origin == SPELLED_ORIGIN and edit.value is not None:
+            out = out.with_arg(edit.target, edit.value)  # type: ignore[arg-type]  # the name meant
         elif edit.target in renamed and edit.op is EditOp.SET and edit.value is not None:
             out = out.with_arg(edit.target, edit.value)  # type: ignore[arg-type]
     return out

@@ -72,3 +72,23 @@ def test_names_are_never_values_to_try() -> None:
     diagnosis = Diagnosis(Failure(Gate.PREFLIGHT, None, "f", "AssertionError", "w"), subject)
     labels = [m.label() for m in offline_moves(diagnosis, FULL, source)]
     assert not any(label.startswith("set speculative-algorithm=") for label in labels)
+
+
+def test_the_search_tries_the_name_meant_before_the_class_guesses() -> None:
+    """The name the user evidently meant keeps what they asked for, as a renamed flag does:
+    the search tries it before a class's curated guesses (NEXTN) that replace it."""
+    from autofix.search import Child, Search
+
+    candidate = Candidate.build(
+        {"model-path": "/m", "speculative-algorithm": "EAGLE-3", "speculative-draft-model-path": "/d"}
+    )
+    text = "ValueError: Unknown speculative algorithm name: EAGLE-3\n"
+    diagnosis = classify(parse_text(text), FULL, Gate.PREFLIGHT)
+    proposals = propose(candidate, diagnosis, FULL, pinned=("model-path",))
+    search = Search(candidate)
+    base = search.ask()
+    assert base is not None
+    search.tell(base.candidate.key, "failed", [Child(p.child, p.move, p.rank) for p in proposals], None, "f")
+    picked = search.ask()
+    assert picked is not None and picked.move is not None
+    assert picked.move.label() == "set speculative-algorithm=EAGLE3"
