@@ -25,6 +25,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from .meant import as_number
+
 MAX_PRODUCT = 16
 # A condition's field may be a product of fields (``attn_dp_size*attn_cp_size``).
 PRODUCT = "*"
@@ -338,7 +340,7 @@ def _compare(left: object, relation: str, right: object) -> bool | None:
     if relation in ("is", "==", "is not", "!="):
         same = _same(left, right)
         return same if relation in ("is", "==") else not same
-    a, b = _number(left), _number(right)
+    a, b = as_number(left), as_number(right)
     if a is None or b is None:
         return None
     return {">": a > b, ">=": a >= b, "<": a < b, "<=": a <= b}[relation]
@@ -347,19 +349,10 @@ def _compare(left: object, relation: str, right: object) -> bool | None:
 def _same(a: object, b: object) -> bool:
     if a is None or b is None:
         return a is None and b is None
-    x, y = _number(a), _number(b)
+    x, y = as_number(a), as_number(b)
     if x is not None and y is not None:
         return x == y
     return str(a).lower() == str(b).lower()
-
-
-def _number(value: object) -> float | None:
-    if isinstance(value, bool) or value is None:
-        return None
-    try:
-        return float(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        return None
 
 
 def _truthy(value: object) -> bool:

@@ -10,6 +10,7 @@ from autofix.classify import Diagnosis, Subject, classify
 from autofix.model import Candidate, Failure, Gate, Move
 from autofix.renames import rename_move
 from autofix.repair import Proposal, apply, propose
+from autofix.search import Child, Search
 from autofix.tracebacks import parse_text
 
 BARE = load_catalog().without_classes()
@@ -66,3 +67,15 @@ def pasted(text: str, args: Mapping[str, object], catalog: Catalog = FULL) -> tu
     diagnosis = classify(parse_text(text), catalog, Gate.START)
     moves = propose(Candidate.build({"model-path": "/m", **args}), diagnosis, catalog)
     return diagnosis.failure.class_id, moves[0].move if moves else None
+
+
+def tried_after_base(base: Candidate, proposals: list[Proposal]) -> str:
+    """The label of the move a search tries first once ``base`` failed with ``proposals``
+    its children (what the search weighs, not only the order proposed)."""
+    search = Search(base)
+    first = search.ask()
+    assert first is not None
+    search.tell(first.candidate.key, "failed", [Child(p.child, p.move, p.rank) for p in proposals], None, "f")
+    picked = search.ask()
+    assert picked is not None and picked.move is not None
+    return picked.move.label()

@@ -14,6 +14,8 @@ from autofix.model import Candidate, Gate
 from autofix.repair import propose
 from autofix.tracebacks import parse_text
 
+from .proposing import tried_after_base
+
 FULL = load_catalog()
 BARE = FULL.without_classes()
 
@@ -77,18 +79,10 @@ def test_names_are_never_values_to_try() -> None:
 def test_the_search_tries_the_name_meant_before_the_class_guesses() -> None:
     """The name the user evidently meant keeps what they asked for, as a renamed flag does:
     the search tries it before a class's curated guesses (NEXTN) that replace it."""
-    from autofix.search import Child, Search
-
     candidate = Candidate.build(
         {"model-path": "/m", "speculative-algorithm": "EAGLE-3", "speculative-draft-model-path": "/d"}
     )
     text = "ValueError: Unknown speculative algorithm name: EAGLE-3\n"
     diagnosis = classify(parse_text(text), FULL, Gate.PREFLIGHT)
     proposals = propose(candidate, diagnosis, FULL, pinned=("model-path",))
-    search = Search(candidate)
-    base = search.ask()
-    assert base is not None
-    search.tell(base.candidate.key, "failed", [Child(p.child, p.move, p.rank) for p in proposals], None, "f")
-    picked = search.ask()
-    assert picked is not None and picked.move is not None
-    assert picked.move.label() == "set speculative-algorithm=EAGLE3"
+    assert tried_after_base(candidate, proposals) == "set speculative-algorithm=EAGLE3"
