@@ -27,7 +27,7 @@ def check_plain_cache(view):
     assert view.disable_overlap_schedule, "no_buffer cannot overlap; turn the overlap schedule off."
     if view.attention_backend == "trtllm_mha":
         raise ValueError("no_buffer cannot run on trtllm_mha.")
-    if view.speculative_algorithm is not None:
+    if view.speculative_algorithm:
         assert view.speculative_eagle_topk in (1, None), "no_buffer keeps one draft branch."
     assert view.mamba_radix_cache_strategy != "no_buffer" or view.page_size, "no_buffer: odd"
 
