@@ -107,9 +107,11 @@ def _meant(base: Candidate, move: Move) -> Candidate:
             out = out.renamed(edit.target, str(edit.value))
         elif edit.op is EditOp.DROP and move.origin == "rename":
             out = out.without_arg(edit.target)
-        elif edit.op is EditOp.SET and move.origin == SPELLED_ORIGIN and edit.value is not None:
-            out = out.with_arg(edit.target, edit.value)  # type: ignore[arg-type]  # the name meant
-        elif edit.target in renamed and edit.op is EditOp.SET and edit.value is not None:
+        elif (
+            edit.op is EditOp.SET
+            and edit.value is not None
+            and (edit.target in renamed or move.origin == SPELLED_ORIGIN)
+        ):
             out = out.with_arg(edit.target, edit.value)  # type: ignore[arg-type]
     return out
 

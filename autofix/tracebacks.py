@@ -994,7 +994,7 @@ class JournalParser:
         offset = 0  # where line i starts in text
         while i < n:
             if not self._open_keys and not self._awaiting_detail:
-                # Nothing open (no traceback, no NCCL error awaiting its detail): jump to
+                # Nothing open (no traceback, no failure line awaiting its detail): jump to
                 # the next line that can matter, found at C speed. Once MAX_TRACEBACKS
                 # are kept only failure lines can, and the tracebacks of the lines jumped
                 # over are still counted (by their headers).
@@ -1205,7 +1205,7 @@ class JournalParser:
 
     def _blank_line(self) -> None:
         # A blank line matters only inside a traceback (it separates chained exceptions),
-        # and ends a logged NCCL error still awaiting its detail.
+        # and ends a logged failure line (NCCL's, a terminate's) still awaiting its detail.
         self._awaiting_detail.clear()
         waiting, self._in_message = self._in_message, {}
         for key in waiting:
@@ -1593,7 +1593,8 @@ class JournalParser:
 
     def _detail_of_signal(self, key: str, body: str) -> bool:
         """Whether ``body`` continues the NCCL error this stream logged last (NCCL's "Last
-        error:", then what it saw fail, which joins the signal's line)."""
+        error:", then what it saw fail, which joins the signal's line). A C++ terminate's
+        "what():" line joins its signal too, but is read on as a line of its own (False)."""
         pending = self._awaiting_detail.pop(key, None)
         if pending is None:
             return False
