@@ -47,6 +47,7 @@ FILE_KEYS = (
     "gpu_shares",
     "words",
     "folds",
+    "splits",
     "components",
     "optional",
     "classes",
@@ -251,6 +252,9 @@ class Catalog:
     # A size that can fold into another keeping the GPUs a server takes (pp into tp: both
     # split one model over GPUs): the move for a message that refuses the first.
     folds: Mapping[str, str] = field(default_factory=dict)
+    # A size that divides another's GPUs into groups (attention DP inside TP): a message that
+    # asks for it without a value gets the whole, its widest split.
+    splits: Mapping[str, str] = field(default_factory=dict)
     # Parts of the server a flag switches off, by the files their frames run in: a failure
     # no class names is read by where it happened (inference, kept when classes are removed).
     components: tuple[Component, ...] = ()
@@ -583,6 +587,7 @@ def parse_catalog(texts: Mapping[str, str], flag_texts: Mapping[str, str] | None
     words: dict[str, tuple[str, ...]] = {}
     names: dict[str, tuple[str, ...]] = {}
     folds: dict[str, str] = {}
+    splits: dict[str, str] = {}
     gpu_shares: dict[str, str] = {}
     for name, text in (flag_texts or {}).items():
         more_flags, more_aliases = parse_flags(name, text)
@@ -640,6 +645,10 @@ def parse_catalog(texts: Mapping[str, str], flag_texts: Mapping[str, str] | None
             if not _FLAG.match(str(flag)) or not _FLAG.match(str(into)):
                 raise CatalogError(f"{name}: folds.{flag}: must map a size flag to the size flag it folds into")
             folds[str(flag)] = str(into)
+        for flag, whole in (data.get("splits") or {}).items():
+            if not _FLAG.match(str(flag)) or not _FLAG.match(str(whole)):
+                raise CatalogError(f"{name}: splits.{flag}: must map a size flag to the size flag whose GPUs it splits")
+            splits[str(flag)] = str(whole)
         for size, switch in (data.get("gpu_shares") or {}).items():
             if not _FLAG.match(str(size)) or not _FLAG.match(str(switch)):
                 raise CatalogError(
@@ -672,6 +681,7 @@ def parse_catalog(texts: Mapping[str, str], flag_texts: Mapping[str, str] | None
         words=words,
         names=names,
         folds=folds,
+        splits=splits,
         components=tuple(components),
         gpu_shares=gpu_shares,
         optional=tuple(optional),

@@ -762,6 +762,13 @@ _MUST_BE_NUMBER = re.compile(r"--(?P<flag>[a-z0-9][a-z0-9-]*) must be [^:]*:\s*(
 _TURN_ON = re.compile(
     r"(?i:requires|run with|needs?|use|enable|specify|pass)\s+(?:both\s+)?--(?P<flag>[a-z0-9][a-z0-9-]*)"
 )
+# A flag asked for in parentheses after its feature's words: "use attention DP (--attn-dp-size)
+# across nodes", "requires the hierarchical cache (--enable-hierarchical-cache)", "attention DP
+# (--attn-dp-size) is required". (After "not supported" a parenthesis names what is refused.)
+_ASKED_IN_PARENS = re.compile(
+    r"\b(?i:requires?|use|needs?|enable|specify|pass)\b(?:\s+[\w-]+){0,3}?\s+\(--(?P<flag>[a-z0-9][a-z0-9-]*)\)"
+    r"|\(--(?P<flag2>[a-z0-9][a-z0-9-]*)\)\s+(?i:is|are)\s+(?i:required|needed|necessary)\b"
+)
 _AND_FLAG = re.compile(r"--(?P<a>[a-z0-9][a-z0-9-]*)\s+and\s+--(?P<b>[a-z0-9][a-z0-9-]*)")
 _TO_BE_ENABLED = re.compile(r"requires (?P<words>[a-z][a-z ]+?) to be enabled")
 # "Please enable dp attention when setting enable_dp_lm_head": a feature asked for in words.
@@ -1335,6 +1342,34 @@ def _turn_on_value(flag: str, flags: Flags) -> ArgValue | None:
     return values[0] if values else None
 
 
+def _asked_for(flag: str, flags: Flags) -> Move | None:
+    """The move that gives a flag a message asks for, while it is not set: a switch or a
+    choice turned on; a size the user gave under a name the asked-for one contains (dp-size
+    in attn-dp-size) moved there with its value; a size that splits another's GPUs
+    (catalogue ``splits``) given the whole of it. None when nothing gives a value."""
+    if not flags.required(flag) or flags.catalog.flag(flag) is None:
+        return None
+    value = _turn_on_value(flag, flags)
+    if value is not None:
+        return _inferred([Edit(EditOp.SET, flag, value)], "message")
+    words = set(flag.split("-"))
+    for name, given in flags.candidate.args:
+        if name != flag and set(name.split("-")) < words and _as_int(given) is not None and not flags.is_pinned(name):
+            return _inferred([Edit(EditOp.RENAME, name, flag)], "message")
+    whole = flags.catalog.splits.get(flags.catalog.canonical(flag))
+    size = _as_int(flags.candidate.arg(flags.spelling(whole) or whole)) if whole else None
+    if size is not None and size > 1:
+        return _inferred([Edit(EditOp.SET, flag, str(size))], "message")
+    return None
+
+
+def _as_int(value: object) -> int | None:
+    try:
+        return int(str(value))
+    except ValueError:
+        return None
+
+
 def _valid_value(flag: str, value: str, flags: Flags) -> bool:
     if value.lower() in _STOPWORDS:
         return False
@@ -1461,6 +1496,10 @@ def _from_message(message: str, flags: Flags) -> list[Move]:
             value = _turn_on_value(flag, flags)
             if value is not None:
                 add([Edit(EditOp.SET, flag, value)])
+    for found in _ASKED_IN_PARENS.finditer(message):
+        asked = _asked_for(found.group("flag") or found.group("flag2"), flags)
+        if asked is not None:
+            out.append(asked)
     turned_off = [found.group("words") for found in _TO_BE_OFF.finditer(message)]
     turned_on = [found.group("words") for found in _PLEASE_ENABLE.finditer(message)]
     if turned_off or turned_on:
