@@ -769,6 +769,12 @@ _ASKED_IN_PARENS = re.compile(
     r"\b(?i:requires?|use|needs?|enable|specify|pass)\b(?:\s+[\w-]+){0,3}?\s+\(--(?P<flag>[a-z0-9][a-z0-9-]*)\)"
     r"|\(--(?P<flag2>[a-z0-9][a-z0-9-]*)\)\s+(?i:is|are)\s+(?i:required|needed|necessary)\b"
 )
+# "--cp-strategy must be set when ...": the flag is asked for (not "must be set to <value>").
+_MUST_BE_SET = re.compile(
+    r"--(?P<flag>[a-z0-9][a-z0-9-]*)\s+(?i:must|should|needs? to)\s+be\s+(?i:set|specified|provided|given)\b(?!\s+to\b)"
+)
+# "requires the fa3 prefill attention backend": a value and, spelt out, the flag that holds it.
+_REQUIRES_THE = re.compile(r"(?i)\brequires?\s+(?:the\s+|an?\s+)?(?P<what>[^.,;:()]{1,50})")
 _AND_FLAG = re.compile(r"--(?P<a>[a-z0-9][a-z0-9-]*)\s+and\s+--(?P<b>[a-z0-9][a-z0-9-]*)")
 _TO_BE_ENABLED = re.compile(r"requires (?P<words>[a-z][a-z ]+?) to be enabled")
 # "Please enable dp attention when setting enable_dp_lm_head": a feature asked for in words.
@@ -1500,6 +1506,14 @@ def _from_message(message: str, flags: Flags) -> list[Move]:
         asked = _asked_for(found.group("flag") or found.group("flag2"), flags)
         if asked is not None:
             out.append(asked)
+    for found in _MUST_BE_SET.finditer(message):
+        asked = _asked_for(found.group("flag"), flags)
+        if asked is not None:
+            out.append(asked)
+    for found in _REQUIRES_THE.finditer(message):
+        spelt = _value_with_its_flag(found.group("what"), flags)
+        if spelt is not None:
+            add([Edit(EditOp.SET, flags.target(spelt[0]), spelt[1])], "value")
     turned_off = [found.group("words") for found in _TO_BE_OFF.finditer(message)]
     turned_on = [found.group("words") for found in _PLEASE_ENABLE.finditer(message)]
     if turned_off or turned_on:
@@ -1882,6 +1896,20 @@ def _holder_of_value(text: str, flags: Flags) -> tuple[str, str] | None:
         if best is None or key < best[0]:
             best = (key, name, value)
     return (best[1], best[2]) if best is not None else None
+
+
+def _value_with_its_flag(text: str, flags: Flags) -> tuple[str, str] | None:
+    """A parser choice named in ``text`` together with every word of the flag that holds it
+    ("the fa3 prefill attention backend": prefill-attention-backend, fa3), while that flag
+    holds another value. A value named alone ("requires flashinfer") says no flag."""
+    holder = _holder_of_value(_FLAG_IN_TEXT.sub(" ", text), flags)
+    if holder is None:
+        return None
+    flag, value = holder
+    said = set(_words(text).split())
+    if not set(flag.split("-")) <= said or flags.candidate.arg(flags.target(flag)) == value:
+        return None
+    return holder
 
 
 def _required_value(message: str, flags: Flags) -> list[Move]:
