@@ -99,6 +99,7 @@ SETS = (
     "users18",
     "users19",
     "users20",
+    "users21",
     "sglang-0.4.10.post2-first",
     "sglang-0.5.11-first",
     "spellings",
