@@ -107,3 +107,15 @@ def test_scale_uses_the_resolved_value_when_the_flag_is_unset() -> None:
     candidate = Candidate.build({"model-path": "/m"})
     props = propose(candidate, d, CATALOG, resolved={"mem_fraction_static": 0.88})
     assert props[0].child.arg("mem-fraction-static") == "0.792"
+
+
+def test_a_chain_without_steps_gets_its_steps_and_its_width_of_one_in_one_move() -> None:
+    """Issue 14 round 36c, written before the change: draft tokens alone (no topk) ask for a
+    chain, so steps = draft tokens - 1 comes with topk 1; without it the next attempt fails
+    on the missing topk (the twenty-third fresh set's EAGLE-3 case took three attempts)."""
+    case = CASES["spec-eagle3-draft-tokens-topk-without-steps"]
+    args = {k: v for k, v in argv_to_args(case["argv"]).items() if k != "speculative-eagle-topk"}
+    candidate = Candidate.build({**args, "speculative-num-draft-tokens": 6})
+    d = classify(parse_text(case["traceback"]), CATALOG, Gate.PREFLIGHT)
+    first = propose(candidate, d, CATALOG, pinned=PINNED)[0]
+    assert first.move.label() == "set speculative-num-steps=5; set speculative-eagle-topk=1"
