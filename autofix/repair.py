@@ -2029,9 +2029,18 @@ def _resolved_choice_refused(message: str, flags: Flags, resolved: Mapping[str, 
 # "Unknown speculative algorithm name: EAGLE-3", "unsupported backend type 'x'": the code
 # refusing a value it has no name for (argparse's own wording has its pattern elsewhere).
 _UNKNOWN_NAME = re.compile(
-    r"(?i)\b(?:unknown|unsupported|unrecognized|invalid)\b[\w -]{0,60}?\b(?:name|type|value|mode|kind)"
+    r"(?i)\b(?:unknown|unsupported|unrecognized|invalid)\b[\w -]{0,60}?\b(?:name|type|value|mode|kind|method)"
     r"\s*[:=]?\s*['\"`]?(?P<value>[\w.+-]+)"
 )
+# "... Must be one of ['fp8', 'awq', ...]": the names the code takes, as it lists them.
+_ONE_OF_LIST = re.compile(r"(?i)\bone of:?\s*[\[(](?P<items>[^\])]*)[\])]")
+
+
+def _listed_in(message: str) -> list[str]:
+    found = _ONE_OF_LIST.search(message)
+    if found is None:
+        return []
+    return [i.strip().strip("'\"` ") for i in found.group("items").split(",") if i.strip().strip("'\"` ")]
 
 
 def unknown_name_meant(message: str, flags: Flags) -> list[Move]:
@@ -2041,7 +2050,7 @@ def unknown_name_meant(message: str, flags: Flags) -> list[Move]:
     found = _UNKNOWN_NAME.search(message[:MATCH_LINE])
     if found is None:
         return []
-    given = found.group("value")
+    given = found.group("value").rstrip(".")  # a name ends where its sentence does
     out: list[Move] = []
     for name, value in flags.candidate.args:
         flag = flags.catalog.canonical(name)
@@ -2049,7 +2058,9 @@ def unknown_name_meant(message: str, flags: Flags) -> list[Move]:
             continue
         info = flags.catalog.flag(flag)
         listed = info.choices if info is not None and info.choices else flags.catalog.names.get(flag, ())
-        names = [str(c) for c in listed]
+        # The code's own list, where the message gives one, over the parser's (a release can
+        # keep a choice its code no longer serves: gptq, served as gptq_marlin).
+        names = _listed_in(message) or [str(c) for c in listed]
         if not names or given in names:
             continue  # no names known; or one it has, refused for another reason
         meant = [c for c in closest_choices(given, names) if near_choice(given, c)]

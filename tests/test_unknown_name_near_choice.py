@@ -86,3 +86,24 @@ def test_the_search_tries_the_name_meant_before_the_class_guesses() -> None:
     diagnosis = classify(parse_text(text), FULL, Gate.PREFLIGHT)
     proposals = propose(candidate, diagnosis, FULL, pinned=("model-path",))
     assert tried_after_base(candidate, proposals) == "set speculative-algorithm=EAGLE3"
+
+
+def test_a_name_the_message_lists_wins_over_the_parser_choice_it_refuses() -> None:
+    """Issue 14 round 36d, written before the change: "Unknown quantization method: gptq.
+    Must be one of [...]" where gptq is still a parser choice but the code's own list (in
+    the message) has only gptq_marlin: the name it lists for what was given is what the user
+    meant, tried before a value set on another flag (the draft's quantization)."""
+    base = Candidate.build({"model-path": "/m", "quantization": "gptq", "tp-size": 2})
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/x/sglang/srt/configs/model_config.py", line 900, in _verify_quantization\n'
+        '    raise ValueError(f"Unknown quantization method: {self.quantization}. Must be one of {supported}.")\n'
+        "ValueError: Unknown quantization method: gptq. Must be one of ['fp8', 'awq', 'awq_marlin', "
+        "'gptq_marlin', 'w8a8_int8'].\n"
+    )
+    diagnosis = classify(parse_text(text), BARE, Gate.PREFLIGHT)
+    proposals = propose(
+        base, diagnosis, BARE, pinned=("model-path",), resolved={"speculative-draft-model-quantization": "gptq"}
+    )
+    assert proposals[0].move.label() == "set quantization=gptq_marlin"
+    assert tried_after_base(base, proposals) == "set quantization=gptq_marlin"
