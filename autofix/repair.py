@@ -31,6 +31,7 @@ from .source import (
     PRODUCT,
     UNKNOWN,
     Conjunction,
+    CountOf,
     FieldRef,
     Requirement,
     alternatives,
@@ -2296,6 +2297,9 @@ def _deref(value: object, flags: Flags) -> object:
         got = _field_value(value.name, flags)
         number = as_number(got)
         return _tidy(number) if number is not None else got
+    if isinstance(value, CountOf):
+        items = _field_value(value.name, flags)
+        return len(items) if isinstance(items, tuple) and not flags.assume_present else value
     if isinstance(value, tuple):
         return tuple(_deref(v, flags) for v in value)
     return value

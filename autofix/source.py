@@ -129,10 +129,21 @@ class FieldRef:
     name: str
 
 
+@dataclass(frozen=True)
+class CountOf:
+    """``len(cfg.x)`` in a condition: how many items the record's field x holds (the
+    candidate's list: three LoRA paths are 3)."""
+
+    name: str
+
+
 def constant(node: ast.expr) -> object:
-    """A literal, a field of the record, or a tuple of those; else ``...``."""
+    """A literal, a field of the record, a count of one, or a tuple of those; else ``...``."""
     if isinstance(node, ast.Constant):
         return node.value
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len" and len(node.args) == 1:
+        counted = field_of(node.args[0])
+        return CountOf(counted) if counted is not None else ...
     field = field_of(node)
     if field is not None:
         return FieldRef(field)
@@ -325,6 +336,9 @@ def _operand(node: ast.expr, value_of: Callable[[str], object]) -> object:
     value = constant(node)
     if value is ...:
         return UNKNOWN
+    if isinstance(value, CountOf):
+        items = value_of(value.name)
+        return len(items) if isinstance(items, tuple | list) else UNKNOWN
     if isinstance(value, tuple):
         values = tuple(value_of(v.name) if isinstance(v, FieldRef) else v for v in value)
         return UNKNOWN if UNKNOWN in values else values

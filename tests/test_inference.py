@@ -260,3 +260,18 @@ def test_a_value_in_prose_is_not_read_where_the_message_names_its_flags_or_refus
     from autofix.repair import _refused_value_offline
 
     assert _refused_value_offline(message, Flags(Candidate(()), CATALOG, assume_present=True)) == []
+
+
+def test_a_count_of_a_list_bounds_a_size_by_how_many_items_the_user_gave() -> None:
+    """Issue 14 round 36e, written before the change: `len(cfg.lora_paths) <= cfg.max_loaded_loras`
+    with three adapters and a limit of 2: the limit goes up to 3 (the user's adapters stay),
+    before the guard that holds the check is undone (the limit dropped)."""
+    source = (
+        "def check(cfg):\n"
+        "    if cfg.max_loaded_loras is not None:\n"
+        "        assert len(cfg.lora_paths) <= cfg.max_loaded_loras, 'msg'\n"
+    )
+    args = {"enable-lora": True, "lora-paths": ["a=/a", "b=/b", "c=/c"], "max-loaded-loras": 2}
+    moves = _moves(source, args, line=3)
+    assert moves[0] == "set max-loaded-loras=3"
+    assert "drop max-loaded-loras" in moves
