@@ -363,8 +363,11 @@ class Catalog:
 
     def gpu_share_spellings(self) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
         """(the size's spellings, the switch's spellings) of each size that splits other
-        sizes' GPUs instead of adding its own while the switch is on (``gpu_shares``)."""
-        return [(self.spellings(size), self.spellings(switch)) for size, switch in sorted(self.gpu_shares.items())]
+        sizes' GPUs instead of adding its own while the switch is on (``gpu_shares``), and
+        with no switch (``()``: always) each size that always does (``splits``)."""
+        switched = [(self.spellings(size), self.spellings(switch)) for size, switch in sorted(self.gpu_shares.items())]
+        always = [(self.spellings(size), ()) for size in sorted(self.splits) if size not in self.gpu_shares]
+        return switched + always
 
     def domain(self, flag: str) -> tuple[Any, ...]:
         """The values ``domains`` gives ``flag``; for a flag of one role of a setting that

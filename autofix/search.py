@@ -63,6 +63,9 @@ def intent_cost(
 
 
 def _switched_on(c: Candidate, spellings: tuple[str, ...]) -> bool:
+    """Whether a switch is on; no switch (``()``) is always on."""
+    if not spellings:
+        return True
     value = next((c.arg(s) for s in spellings if c.has(s)), None)
     return value is not None and str(value).lower() not in ("false", "0", "no", "off")
 
@@ -78,11 +81,7 @@ def more_gpus(
     def size(c: Candidate, spellings: tuple[str, ...]) -> float:
         if spellings in sharing and _switched_on(c, sharing[spellings]):
             return 1.0
-        value = next((c.arg(s) for s in spellings if c.has(s)), None)
-        try:
-            return float(str(value)) if value is not None else 1.0
-        except ValueError:
-            return 1.0
+        return _given(c, spellings)
 
     groups = [tuple(g) for g in gpu_counts]
     machines = [g for g in groups if "nnodes" in g]
@@ -91,7 +90,20 @@ def more_gpus(
     # The GPUs one server takes are the product of its parallel sizes: a move that folds
     # one size into another (pp 2 into tp: tp 4 -> 8, pp gone) asks for none.
     gpus = [g for g in groups if g not in machines]
-    return math.prod(size(candidate, g) for g in gpus) > math.prod(size(base, g) for g in gpus)
+    # Groups that split the GPUs (16 attention-DP groups) live inside them: the user's own
+    # sizes say there are at least that many GPUs, whatever the base's tp says.
+    inside = [_given(base, s) for s, switch in sharing.items() if _switched_on(base, switch)]
+    have = max([math.prod(size(base, g) for g in gpus), *inside])
+    return math.prod(size(candidate, g) for g in gpus) > have
+
+
+def _given(c: Candidate, spellings: tuple[str, ...]) -> float:
+    """A size as the candidate gives it (unset: 1)."""
+    value = next((c.arg(s) for s in spellings if c.has(s)), None)
+    try:
+        return float(str(value)) if value is not None else 1.0
+    except ValueError:
+        return 1.0
 
 
 def _meant(base: Candidate, move: Move) -> Candidate:

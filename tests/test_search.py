@@ -205,3 +205,23 @@ def test_a_size_that_splits_the_gpus_of_another_asks_for_none() -> None:
     s.tell(attention.key, "failed", [dropped, raised])
     first = s.ask()
     assert first is not None and first.candidate == raised.candidate
+
+
+def test_a_size_that_splits_the_gpus_says_how_many_there_are_at_least() -> None:
+    """Issue 14 round 36f, written before the change: 16 attention-DP groups (--dp-size 16
+    under DP attention, or --attn-dp-size 16) live inside the TP ranks, so the user's own
+    sizes say there are at least 16 GPUs: tp 8 -> 16 (SGLang's TP spans every node) asks
+    for none, and is not weighed as more hardware than the user has. Above that it is."""
+    from autofix.catalog import load_catalog
+    from autofix.search import more_gpus
+
+    catalog = load_catalog()
+    counts = catalog.gpu_count_spellings()
+    shares = catalog.gpu_share_spellings()
+    dp_attention = Candidate.build({"tp-size": 8, "dp-size": 16, "enable-dp-attention": True, "nnodes": 2})
+    assert not more_gpus(dp_attention, dp_attention.with_arg("tp-size", "16"), counts, shares)
+    assert more_gpus(dp_attention, dp_attention.with_arg("tp-size", "32"), counts, shares)
+    attn_dp = Candidate.build({"tp-size": 8, "attn-dp-size": 16})
+    assert not more_gpus(attn_dp, attn_dp.with_arg("tp-size", "16"), counts, shares)
+    plain = Candidate.build({"tp-size": 8, "dp-size": 16})  # replicas: each takes its own tp GPUs
+    assert more_gpus(plain, plain.with_arg("tp-size", "16"), counts, shares)
