@@ -716,6 +716,8 @@ _EVIDENCE: tuple[tuple[int, re.Pattern[str]], ...] = (
             # asked first) answered 4xx / 5xx (a server's access log of a client's bad
             # request is the client's failure, not the server's)
             r'|\b(?:is|are) not installed\b|://[^\s"]+ "[A-Z]+ [^"\s]+ HTTP/\d(?:\.\d)?" [45]\d\d\b'
+            # a resource the program could not reach ("Cannot access gated repo for url ...")
+            r"|\b(?:cannot|can't|could not|couldn't|unable to) (?:access|connect|reach)\b"
         ),
     ),
     (
@@ -730,6 +732,7 @@ _EVIDENCE: tuple[tuple[int, re.Pattern[str]], ...] = (
 _EVIDENCE_HINT = re.compile(
     r"error|exception|fail|crash|abort|assert|hang|hung|stuck|freez|time[sd]? ?out|timeout|killed|memory|\boom\b"
     r"|segmentation|core dumped|fatal|deadlock|panic|no kernel image|dead|died|corrupt|not installed|http/"
+    r"|could not|couldn't"
 )
 # Lines that say nothing of this failure whatever words they hold: a traceback's frames, an
 # issue template's checklist and boilerplate.
@@ -754,8 +757,11 @@ _LEVEL = r"(?:ERROR|CRITICAL|FATAL)\b"
 # (A native library tags its lines with its source file: "[memory_saver.cpp] ...".)
 _LOGGED = re.compile(
     r"\s*(?:\[?(?:\d{4}-)?\d\d-\d\d[ T]\d\d:\d\d|[EWFI]\d{4} \d\d:\d\d:\d\d|\[rank\d+\]|\[TP\d+|\(\w+ pid=\d+\)"
-    rf"|{_LEVEL}|[A-Za-z_.]*(?:Error|Exception)\b[:(]|\[[\w.-]+\.(?:cpp|cc|cu|cuh|c|h|hpp|py)\])"
+    rf"|{_LEVEL}|[A-Za-z_.]*(?:Error|Exception)\b[:(]|\[[\w.-]+\.(?:cpp|cc|cu|cuh|c|h|hpp|py)\]"
+    r"|[A-Za-z_][\w.]*(?:Error|Exception)\s*$)"
 )
+# A line that is only an exception's class name (a paste quotes what it said on the next line).
+_BARE_CLASS = re.compile(r"\s*[A-Za-z_][\w.]*(?:Error|Exception)\s*")
 # A logged line that says a failure happened elsewhere, not what it was: a traceback follows,
 # or the launcher saw a child die. (A paste may cut the traceback's header at the line's end.)
 _ANNOUNCES = re.compile(
@@ -790,6 +796,16 @@ def failure_evidence(line: str) -> int:
     if "_" in text:
         text = _ERROR_CONSTANT.sub(lambda code: code.group().replace("_", " "), text)
     return sum(weight for weight, pattern in _EVIDENCE if pattern.search(text))
+
+
+def _with_what_it_said(line: str, after: str) -> str:
+    """A line as it states its failure: an exception's class name alone joined with the
+    line after it when that one states some failure (a two-line quote: the class, then
+    what it said), else the line itself; both cut at EVIDENCE_LINE."""
+    head = line[:EVIDENCE_LINE]
+    if _BARE_CLASS.fullmatch(head) and failure_evidence(after):
+        return f"{head.strip()}: {after.strip()}"[:EVIDENCE_LINE]
+    return head
 
 
 def _logged_message(line: str) -> str:
@@ -1080,8 +1096,9 @@ class JournalParser:
         best_logged: tuple[int, int] = (0, 0)
         found = logged = title = announced = weak = ""
         yields = False
-        for number, line in enumerate(self._recent):
-            head = line[:EVIDENCE_LINE]
+        recent = list(self._recent)
+        for number, line in enumerate(recent):
+            head = _with_what_it_said(line, recent[number + 1] if number + 1 < len(recent) else "")
             if not title and _ISSUE_TITLE.match(head):
                 title = _as_stated(head)
             if not _EVIDENCE_HINT.search(head.lower()) and not _WEAK_EVIDENCE.search(head):

@@ -323,8 +323,6 @@ MISSES = {
     # 31b reads "Exit code: -9" (the kill) where this label names "scheduler is dead" above it.
     "gpustack-3848": "round 31b reads the exit code -9 under the line this label names",
     "gitcode-02a94e2c": "round 35: measured after the round-33 engine was frozen (09bd515), not tuned on",
-    "sglang-23739": "round 37: measured after the round-36a engine was frozen (1f74ec0), not tuned on",
-    "sglang-387": "round 38: measured after the round-36f engine was frozen (5d28df2), not tuned on",
 }
 
 
