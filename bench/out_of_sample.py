@@ -103,6 +103,7 @@ SETS = (
     "users21",
     "sglang-0.4.10.post2-first",
     "sglang-0.5.11-first",
+    "sglang-0.5.11-second",
     "spellings",
 )
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
