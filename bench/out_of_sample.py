@@ -101,6 +101,7 @@ SETS = (
     "users19",
     "users20",
     "users21",
+    "users22",
     "sglang-0.4.10.post2-first",
     "sglang-0.5.11-first",
     "sglang-0.5.11-second",
