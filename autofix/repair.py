@@ -1349,6 +1349,30 @@ def _turn_on_value(flag: str, flags: Flags) -> ArgValue | None:
     return values[0] if values else None
 
 
+def _made_to_match(message: str, flags: Flags) -> list[Move]:
+    """Two values a message says must agree, shown in parentheses, one of them a value the
+    user gave a flag the message names: that flag set to the other (the checkpoint's "(fp8)"
+    for the user's "(compressed-tensors)"), when the flag can take it."""
+    if not _MUST_AGREE.search(message):
+        return []
+    shown = _PAREN_SHOWN.findall(message)
+    out: list[Move] = []
+    for name, value in flags.candidate.args:
+        flag = flags.catalog.canonical(name)
+        if not isinstance(value, str) or value not in shown or flags.is_pinned(flag):
+            continue
+        if not _message_names(flag, flags.catalog, message):
+            continue
+        for other in dict.fromkeys(shown):
+            if other != value and _valid_value(flag, other, flags) and flags.catalog.flag(flag) is not None:
+                out.append(_inferred([Edit(EditOp.SET, name, other)], "message"))
+    return out
+
+
+_MUST_AGREE = re.compile(r"(?i)\bdo(?:es)?(?:n't| not) match\b|\bmismatch|\bmust (?:match|agree|equal)\b")
+_PAREN_SHOWN = re.compile(r"\(([\w.:/-]+)\)")
+
+
 def _asked_for(flag: str, flags: Flags) -> Move | None:
     """The move that gives a flag a message asks for, while it is not set: a switch or a
     choice turned on; a size the user gave under a name the asked-for one contains (dp-size
@@ -1507,6 +1531,7 @@ def _from_message(message: str, flags: Flags) -> list[Move]:
         asked = _asked_for(found.group("flag") or found.group("flag2"), flags)
         if asked is not None:
             out.append(asked)
+    out.extend(_made_to_match(message, flags))
     for found in _MUST_BE_SET.finditer(message):
         asked = _asked_for(found.group("flag"), flags)
         if asked is not None:
@@ -2023,7 +2048,10 @@ def _resolved_choice_refused(message: str, flags: Flags, resolved: Mapping[str, 
     explicitly to another of its choices, neither the automatic one nor a variant of the
     refused value."""
     named = ((flag_name(field), value) for field, value in resolved.items())
-    unset = [(flag, value) for flag, value in named if flags.spelling(flag) is None]
+    # A value the user gave another flag, inherited (the draft's quantization is the
+    # target's): the refusal is the user's flag's, not the inheritor's.
+    given = {str(value) for _, value in flags.candidate.args}
+    unset = [(flag, value) for flag, value in named if flags.spelling(flag) is None and str(value) not in given]
     return _choices_refused_by_value(message, unset, flags, "resolved")
 
 
