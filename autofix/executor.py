@@ -154,10 +154,12 @@ class HostExecutor:
         return self._lost_counts[key] > 1
 
     def failing_source(self, diagnosis: Diagnosis) -> str | None:
-        """For a failure no class knows: the failing frame's file as installed on the host,
-        so inference can read the whole failing statement and the branches around it."""
+        """The failing frame's file as installed on the host, so inference can read the
+        whole failing statement and the branches around it. Also where a class matched: its
+        moves come first, and when none applies (a backend class, no backend set) what the
+        file says is all there is."""
         frame = diagnosis.subject.frame
-        if diagnosis.failure_class is not None or frame is None or not frame.file.endswith(".py"):
+        if frame is None or not frame.file.endswith(".py"):
             return None
         if frame.file not in self.sources:
             try:

@@ -170,3 +170,41 @@ def test_a_refused_value_sglang_resolved_is_reported_and_repaired(sglang_python:
     diagnosis = classify(parse_text(answer.output), catalog, Gate.PREFLIGHT)
     first = propose(candidate, diagnosis, catalog, pinned=("model-path", "device"), resolved=answer.resolved)[0]
     assert first.move.label().startswith("set mamba-radix-cache-strategy=")
+
+
+def test_the_failing_file_is_read_also_where_a_class_matched_but_had_nothing(
+    tmp_path: Path, sglang_python: str
+) -> None:
+    """Issue 14 round 36j, written before the change: EPLB at TP 8 with the Cutlass FP8 MoE
+    runner; EP 8 (what EPLB needs) then meets 'FP8/MXFP8 Cutlass MoE is only supported with
+    ep_size == 1', a message a backend class matches with no move that applies (no attention
+    backend is set). The search must still read the failing file (the runner is the branch's
+    test) and drop the runner on that line, keeping EPLB and EP 8, in three attempts."""
+    data = {
+        "name": "eplb-cutlass",
+        "host": "local",
+        "service": {"unit": "sglang-eplb-cutlass"},
+        "launch": {
+            "python": sglang_python,
+            "args": {
+                "device": "cpu",
+                "model-path": str(MODELS / "qwen3-30b-a3b"),
+                "tp-size": 8,
+                "quantization": "fp8",
+                "moe-runner-backend": "cutlass",
+                "enable-eplb": True,
+                "ep-num-redundant-experts": 16,
+            },
+        },
+        "gates": {"preflight": {"timeout": 120}},
+        "search": {"max_attempts": 8, "pinned": ["model-path", "device"]},
+    }
+    (tmp_path / "eplb.yaml").write_text(yaml.safe_dump(data, sort_keys=False))
+    done = autofix("search", "--base", "eplb.yaml", "--gates", "preflight", "--json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    winner = result["winner"]["args"]
+    assert result["status"] == "passed" and winner.get("enable-eplb") is True and str(winner.get("ep-size")) == "8"
+    assert "moe-runner-backend" not in winner
+    attempts = json.loads(autofix("history", str(result["run"]), "--json", cwd=tmp_path).stdout)["attempts"]
+    assert len(attempts) <= 3
