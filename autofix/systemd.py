@@ -39,7 +39,7 @@ CLD_DUMPED = "3"
 def parse_show(text: str) -> dict[str, str]:
     """``systemctl show`` output (KEY=value lines) as a dict."""
     out: dict[str, str] = {}
-    for line in text.splitlines():
+    for line in text.split("\n"):  # a value may hold U+2028 and the like: lines end at newlines
         key, sep, value = line.partition("=")
         if sep:
             out[key.strip()] = value.strip()
@@ -198,7 +198,7 @@ class SystemdManager:
 def journal_messages(data: bytes) -> list[str]:
     """MESSAGE fields of journalctl -o json output (for tests and excerpts)."""
     out = []
-    for line in data.decode("utf-8", errors="replace").splitlines():
+    for line in data.decode("utf-8", errors="replace").split("\n"):
         try:
             out.append(str(json.loads(line).get("MESSAGE", "")))
         except ValueError:

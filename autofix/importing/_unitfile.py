@@ -75,7 +75,9 @@ def _logical_lines(text: str) -> list[tuple[int, str]]:
     out: list[tuple[int, str]] = []
     pending: list[str] = []
     start = 0
-    for number, raw in enumerate(text.splitlines(), 1):
+    # systemd ends a line at a newline only (str.splitlines also splits at U+2028, U+0085,
+    # form feeds ...: characters a value may hold).
+    for number, raw in enumerate(text.replace("\r\n", "\n").split("\n"), 1):
         if pending and raw.lstrip()[:1] in ("#", ";"):
             continue
         if not pending:
