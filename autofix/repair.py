@@ -824,7 +824,7 @@ _DIRECTION = re.compile(
     r"--(?P<flag>[a-z0-9][a-z0-9-]*)(?:[^.;]{0,30}?at least (?P<least>\d+))?"
 )
 _RANGE = re.compile(
-    r"--(?P<flag>[a-z0-9][a-z0-9-]*)[^.;]*?\b(?:in (?:the )?range|between|within)\s*(?P<open>[\[(])?\s*"
+    r"--(?P<flag>[a-z0-9][a-z0-9-]*)[^.;]*?\b(?:in (?:the )?range|between|within|in(?=\s*[\[(]))\s*(?P<open>[\[(])?\s*"
     r"(?P<lo>-?\d+(?:\.\d+)?)\s*(?:,|and|to)\s*(?P<hi>-?\d+(?:\.\d+)?)\s*(?P<close>[\])])?"
 )
 _HARDWARE_ONLY = re.compile(
