@@ -221,6 +221,9 @@ _ADVICE = re.compile(
     r"[^\n]{0,80}?[`'\"]?--[a-z]"
 )
 MAX_ADVICE = 6
+# A notice that a flag is deprecated tells how to spell it, not how to avoid a failure: the
+# old spelling still works, so following it fixes nothing.
+_DEPRECATION = re.compile(r"(?i)\bdeprecated\b")
 
 
 def _said_before_the_cut(journal: Journal) -> Subject | None:
@@ -246,7 +249,9 @@ def advice_lines(journal: Journal, subject: Subject) -> tuple[str, ...]:
     found: list[str] = []
     for line in (*before, *journal.tail):
         text = line[:MATCH_LINE].strip()
-        if text and text not in found and text != subject.message.strip() and _ADVICE.search(text):
+        if text in found or text == subject.message.strip() or _DEPRECATION.search(text):
+            continue
+        if text and _ADVICE.search(text):
             found.append(text)
     return tuple(found[-MAX_ADVICE:])
 
