@@ -187,7 +187,12 @@ def propose(
         # general moves of its kind of failure (its class) and what is read off the text.
         moves.extend(_chosen_value_named(failure_text, flags))
     if cls is not None:
-        moves.extend(_class_moves(cls, diagnosis, flags, resolved, tuning=cls.suspects_tuning))
+        curated = _class_moves(cls, diagnosis, flags, resolved, tuning=cls.suspects_tuning)
+        moves.extend(curated)
+        if curated:
+            # A class with a move for this candidate is the operator's answer: the failing
+            # file is read only where none of its moves applies (its backend is not set).
+            source = None
     renamed = rename_move(candidate, catalog, resolved) if _parser_refused(diagnosis.subject) else None
     refused = _refused_together(diagnosis.subject, candidate)
     if renamed is not None:

@@ -119,3 +119,29 @@ def test_a_chain_without_steps_gets_its_steps_and_its_width_of_one_in_one_move()
     d = classify(parse_text(case["traceback"]), CATALOG, Gate.PREFLIGHT)
     first = propose(candidate, d, CATALOG, pinned=PINNED)[0]
     assert first.move.label() == "set speculative-num-steps=5; set speculative-eagle-topk=1"
+
+
+def test_the_failing_file_adds_moves_only_where_the_class_has_none_that_apply() -> None:
+    """Issue 14 round 36m, written before the change: a class that matched and has a move
+    for this candidate is the operator's answer, as before the search read the file for
+    classed failures (36j); where none of its moves applies (its backend is not set), what
+    the file says is all there is. (With both, a cheap move read off the file went before
+    the curated one: 0.5.11's 'standalone ... does not support dp attention' dropped the
+    algorithm.)"""
+    catalog = parse_catalog(
+        {"t.yaml": "classes:\n  - id: c\n    match: {exception: AssertionError}\n    moves: [{drop: toy-backend}]\n"}
+    )
+    source = "def check(cfg):\n    if cfg.toy_runner == 'cutlass':\n        assert cfg.ep_size == 1, 'toy'\n"
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/x/sglang/srt/toy.py", line 3, in check\n'
+        "    assert cfg.ep_size == 1, 'toy'\n"
+        "AssertionError: toy\n"
+    )
+    diagnosis = classify(parse_text(text), catalog, Gate.PREFLIGHT)
+    with_backend = Candidate.build({"model-path": "/m", "toy-backend": "x", "toy-runner": "cutlass", "ep-size": 8})
+    labels = [p.move.label() for p in propose(with_backend, diagnosis, catalog, source=source)]
+    assert labels[0] == "drop toy-backend" and "drop toy-runner" not in labels
+    without = Candidate.build({"model-path": "/m", "toy-runner": "cutlass", "ep-size": 8})
+    labels = [p.move.label() for p in propose(without, diagnosis, catalog, source=source)]
+    assert "drop toy-runner" in labels
