@@ -1355,9 +1355,9 @@ def _turn_on_value(flag: str, flags: Flags) -> ArgValue | None:
 
 
 def _made_to_match(message: str, flags: Flags) -> list[Move]:
-    """Two values a message says must agree, shown in parentheses, one of them a value the
-    user gave a flag the message names: that flag set to the other (the checkpoint's "(fp8)"
-    for the user's "(compressed-tensors)"), when the flag can take it."""
+    """Two values a message says must agree, shown in parentheses, one of them a named value
+    the user gave a flag the message names: that flag set to the other (the checkpoint's
+    "(fp8)" for the user's "(compressed-tensors)"), when the flag can take it."""
     if not _MUST_AGREE.search(message):
         return []
     shown = _PAREN_SHOWN.findall(message)
@@ -1366,7 +1366,8 @@ def _made_to_match(message: str, flags: Flags) -> list[Move]:
         flag = flags.catalog.canonical(name)
         if not isinstance(value, str) or value not in shown or flags.is_pinned(flag):
             continue
-        if not _message_names(flag, flags.catalog, message):
+        if as_number(value) is not None or not _message_names(flag, flags.catalog, message):
+            continue  # (sizes that must be equal: the relation rules move the subject)
             continue
         for other in dict.fromkeys(shown):
             if other != value and _valid_value(flag, other, flags) and flags.catalog.flag(flag) is not None:

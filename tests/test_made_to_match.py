@@ -28,3 +28,10 @@ def test_a_value_the_flag_cannot_take_is_not_proposed() -> None:
     message = "the toy layout (banana) does not match the `quantization` argument (compressed-tensors)."
     labels = proposed_labels({"quantization": "compressed-tensors"}, "ValueError", message)
     assert "set quantization=banana" not in labels
+
+
+def test_two_sizes_that_must_be_equal_are_left_to_the_size_rules() -> None:
+    """Sizes ('toy_size (4) must equal tp_size (8)'): the subject moves to the other, as the
+    relation rules say; the user's tp is not brought down to the subject's value first."""
+    labels = proposed_labels({"tp-size": 8, "dwdp-size": 4}, "AssertionError", "dwdp_size (4) must equal tp_size (8)")
+    assert labels[0] != "set tp-size=4"
