@@ -682,8 +682,13 @@ def exclusive_switches(message: str, catalog: Catalog) -> list[str]:
 
 def _shown(text: str) -> ArgValue:
     if text.startswith("[") and text.endswith("]"):
-        return tuple(p.strip().strip("'\"") for p in text[1:-1].split(",") if p.strip())
+        return tuple(_listed_items(text[1:-1]))
     return text.strip("'\"")
+
+
+def _listed_items(text: str, quotes: str = "'\"") -> list[str]:
+    """The items of a comma list a message prints ("'fp8', 'awq'"), their quotes taken off."""
+    return [p.strip().strip(quotes) for p in text.split(",") if p.strip()]
 
 
 def _parser_text(subject: Subject) -> str:
@@ -1045,7 +1050,7 @@ def _from_argparse(message: str, flags: Flags) -> list[Move]:
     choice = _INVALID_CHOICE.search(message)
     if choice:
         flag, given, listed = choice.group(1), choice.group(2), choice.group(3)
-        choices = [c.strip().strip("'\"") for c in listed.split(",") if c.strip()]
+        choices = _listed_items(listed)
         joined = _joined_members(flag, given, choices, flags)
         if joined:
             out.append(_inferred([Edit(EditOp.SET, flags.target(flag), joined)], "argparse"))
@@ -1366,11 +1371,12 @@ def _made_to_match(message: str, flags: Flags) -> list[Move]:
         flag = flags.catalog.canonical(name)
         if not isinstance(value, str) or value not in shown or flags.is_pinned(flag):
             continue
-        if as_number(value) is not None or not _message_names(flag, flags.catalog, message):
+        if flags.catalog.flag(flag) is None or as_number(value) is not None:
             continue  # (sizes that must be equal: the relation rules move the subject)
+        if not _message_names(flag, flags.catalog, message):
             continue
         for other in dict.fromkeys(shown):
-            if other != value and _valid_value(flag, other, flags) and flags.catalog.flag(flag) is not None:
+            if other != value and _valid_value(flag, other, flags):
                 out.append(_inferred([Edit(EditOp.SET, name, other)], "message"))
     return out
 
@@ -1503,7 +1509,7 @@ def _from_message(message: str, flags: Flags) -> list[Move]:
     if unsupported and flags.spelling(unsupported.group("flag")):
         add([Edit(EditOp.DROP, flags.target(unsupported.group("flag")))])
     for found in _NOT_IN_LIST.finditer(message):
-        items = [i.strip().strip("'\"") for i in found.group("items").split(",") if i.strip()]
+        items = _listed_items(found.group("items"))
         best = _nearest(found.group("value"), items)
         if best is not None:
             add([Edit(EditOp.SET, flags.target(found.group("flag")), best)])
@@ -2075,7 +2081,7 @@ def _listed_in(message: str) -> list[str]:
     found = _ONE_OF_LIST.search(message)
     if found is None:
         return []
-    return [i.strip().strip("'\"` ") for i in found.group("items").split(",") if i.strip().strip("'\"` ")]
+    return [i for i in _listed_items(found.group("items"), "'\"` ") if i]
 
 
 def unknown_name_meant(message: str, flags: Flags) -> list[Move]:
