@@ -71,15 +71,18 @@ def unknown_flags(candidate: Candidate, catalog: Catalog) -> list[str]:
     return [name for name, _ in candidate.args if not catalog.knows(name)]
 
 
-def meaning(spelling: str, catalog: Catalog, value: ArgValue | None = None) -> Meaning | None:
+def meaning(
+    spelling: str, catalog: Catalog, value: ArgValue | None = None, taken: frozenset[str] = frozenset()
+) -> Meaning | None:
     """What the user meant by a flag the parser does not know, given ``value`` (None: not
-    known, or none given); None when nothing says."""
+    known, or none given) and the flags the command sets already (``taken``: it does not
+    set one twice); None when nothing says."""
     norm = normal_form(spelling)
     wrapped = _wrapped_name(spelling, value, catalog)
     if wrapped is not None:
         return Meaning(spelling, (wrapped,), "the flag's name, wrapped onto the next line of the command")
     short = bool(_SHORT_OPTION.match(spelling)) and len(norm) <= MAX_SHORT
-    found = _resolve(norm, catalog, short=short, given=value)
+    found = _resolve(norm, catalog, short=short, given=value, taken=taken)
     if found is not None:
         return Meaning(spelling, found[0], found[1])
     if "--" in norm:  # two flags glued together
@@ -107,7 +110,13 @@ def _known(catalog: Catalog) -> list[str]:
 
 
 def _resolve(
-    name: str, catalog: Catalog, depth: int = 0, *, short: bool = False, given: ArgValue | None = None
+    name: str,
+    catalog: Catalog,
+    depth: int = 0,
+    *,
+    short: bool = False,
+    given: ArgValue | None = None,
+    taken: frozenset[str] = frozenset(),
 ) -> Reading | None:
     if not name:
         return None
@@ -128,7 +137,7 @@ def _resolve(
             why = f"renamed in SGLang {replacement.release}" if replacement.release else "renamed"
             return ((new, value),), why
     known = _known(catalog)
-    prefixed = None if short else _prefix_reading(name, known, catalog)
+    prefixed = None if short else _prefix_reading(name, known, catalog, taken)
     if prefixed is not None and not _takes(prefixed, given, catalog):
         # argparse would take the prefix for that flag and refuse the value: a switch
         # given a word ("--quantize bitsandbytes") meant another flag.
@@ -149,6 +158,9 @@ def _resolve(
         first, last = catalog.history.seen[name]
         releases = catalog.history.releases
         if releases and last == releases[-1]:
+            older = _older_name(name, catalog)
+            if older is not None:
+                return ((older, None),), f"the host's name for it (a later release renamed it --{name})"
             # A flag of newer releases than the host's: the host cannot take it at all.
             shown = first if first == last else f"{first}-{last}"
             return (), f"a flag of SGLang {shown}, newer than the host's release"
@@ -196,13 +208,29 @@ def _takes(flag: str, value: ArgValue | None, catalog: Catalog) -> bool:
     return str(value).lower() in ON_WORDS | OFF_WORDS
 
 
-def _prefix_reading(name: str, known: Sequence[str], catalog: Catalog) -> str | None:
+def _older_name(name: str, catalog: Catalog) -> str | None:
+    """The host's flag that a later release renamed to ``name`` with the value kept (the
+    flag history read backwards); None when none did or the host lacks it."""
+    older = [
+        old
+        for old, r in catalog.history.replacements.items()
+        if r.flag == name and r.value is None and r.value_from is None and catalog.knows(old)
+    ]
+    return catalog.canonical(older[0]) if len(older) == 1 else None
+
+
+def _prefix_reading(
+    name: str, known: Sequence[str], catalog: Catalog, taken: frozenset[str] = frozenset()
+) -> str | None:
     """The flag a prefix stands for: the one flag of the host's that starts with it, else
     the one a past release's parser had starting with it (argparse took the prefix for it
     then; the latest such release's), else the flag whose name every other one extends,
     else None: a prefix every release read as several unrelated flags names none of them.
-    Without a flag history, the flag it named first."""
+    Without a flag history, the flag it named first. A flag the command already sets
+    (``taken``) is not what the prefix stands for, unless it is the only one it begins."""
     prefixed = [k for k in known if k.startswith(name)]
+    others = [k for k in prefixed if catalog.canonical(k) not in taken]
+    prefixed = others or prefixed
     flags = {catalog.canonical(k) for k in prefixed}
     if len(flags) <= 1:
         return flags.pop() if flags else None
@@ -211,7 +239,7 @@ def _prefix_reading(name: str, known: Sequence[str], catalog: Catalog) -> str | 
         best = min(prefixed, key=lambda k: (history.first_seen(catalog.canonical(k)), len(k)))
         return catalog.canonical(best)
     for index in range(len(history.releases) - 1, -1, -1):
-        alive = history.alive_in(index, prefix=name)
+        alive = [a for a in history.alive_in(index, prefix=name) if a not in taken or not others]
         if len(alive) == 1 and catalog.knows(alive[0]):
             return catalog.canonical(alive[0])
     # Names that nest (disable-cuda-graph, disable-cuda-graph-padding): the others are
@@ -371,13 +399,14 @@ def rename_edits(
     ``offline``: the candidate is only what an error message showed, so a value the
     replacement takes from another flag (ep-size = tp-size) is not known and not set."""
     edits: list[Edit] = []
+    taken = frozenset(catalog.canonical(s) for s, _ in candidate.args if catalog.knows(s))
     for spelling in unknown_flags(candidate, catalog):
         older = older_switch(spelling, candidate.arg(spelling), catalog)
         if older is not None:
             edits.extend((Edit(EditOp.RENAME, spelling, older), Edit(EditOp.SET, older, True)))
             continue
         user_value = candidate.arg(spelling)
-        found = meaning(spelling, catalog, user_value)
+        found = meaning(spelling, catalog, user_value, taken)
         if found is None:
             continue
         if found.dropped:
