@@ -89,6 +89,9 @@ class EditSpec:
 @dataclass(frozen=True)
 class MoveSpec:
     edits: tuple[EditSpec, ...]
+    # The move applies only when the command itself sets these flags (a value the user
+    # wrote gives way before one they did not: pages they chose, not the backend's own).
+    when_set: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -819,14 +822,22 @@ def _parse_move(raw: Any, name: str, where: str, groups: set[str]) -> MoveSpec:
     if not isinstance(raw, Mapping) or not raw:
         raise CatalogError(f"{name}: {where}: a move is a mapping like {{drop: flag}} or {{set: {{flag: value}}}}")
     edits: list[EditSpec] = []
+    when_set = raw.get("when_set", [])
+    when_set = [when_set] if isinstance(when_set, str) else when_set
+    if not isinstance(when_set, list) or not all(isinstance(f, str) and _FLAG.match(f) for f in when_set):
+        raise CatalogError(f"{name}: {where}.when_set: must be a flag name or a list of them")
     for op_name, body in raw.items():
+        if op_name == "when_set":
+            continue
         try:
             op = EditOp(op_name)
         except ValueError:
             known = ", ".join(o.value for o in EditOp)
             raise CatalogError(f"{name}: {where}.{op_name}: unknown op (known: {known})") from None
         edits.extend(_parse_edits(op, body, name, f"{where}.{op_name}", groups))
-    return MoveSpec(tuple(edits))
+    if not edits:
+        raise CatalogError(f"{name}: {where}: a move needs an edit besides when_set")
+    return MoveSpec(tuple(edits), tuple(when_set))
 
 
 def _parse_edits(op: EditOp, body: Any, name: str, where: str, groups: set[str]) -> list[EditSpec]:

@@ -455,6 +455,8 @@ def realize(
     suspects_tuning: bool = False,
 ) -> Move | None:
     """A move spec made concrete for this candidate; None when it cannot apply."""
+    if not all(flags.known(flag) for flag in spec.when_set):
+        return None
     edits: list[Edit] = []
     for edit in spec.edits:
         concrete = _realize_edit(edit, flags, resolved, groups, suspects_tuning)
@@ -2456,6 +2458,11 @@ def _satisfy(field: str, relation: str, value: object, flags: Flags) -> list[lis
         default = as_number(info.default) if info is not None else None
         if present and default is not None and test(default):
             out += drop
+        # A size that splits another's ranks into groups, raised past a floor: all of them
+        # (EP over every TP rank), the layout operators use, before the smallest that passes.
+        whole = _whole_it_splits(flag, flags) if relation in (">", ">=") else None
+        if whole is not None and test(whole):
+            out += sets([_tidy(whole)])
         # The nearest value that holds: the bound itself (an int flag steps past a strict one).
         step = 1.0 if info is not None and info.type == "int" else 0.0
         edge = {">": bound + step, ">=": bound, "<": bound - step, "<=": bound}[relation]
@@ -2464,6 +2471,15 @@ def _satisfy(field: str, relation: str, value: object, flags: Flags) -> list[lis
         out += sets(v for v in domain if as_number(v) is not None and test(float(as_number(v) or 0)))
         return out or None
     return None
+
+
+def _whole_it_splits(flag: str, flags: Flags) -> float | None:
+    """The size of what ``flag`` splits into groups (``splits``: EP's TP), as the command
+    gives it; None when it splits nothing or the command leaves that size unset."""
+    whole = flags.catalog.splits.get(flags.catalog.canonical(flag))
+    if whole is None or not flags.known(whole):
+        return None
+    return as_number(_field_value(field_name(whole), flags))
 
 
 def _size_edit(field: str, value: int, flags: Flags) -> Edit:
