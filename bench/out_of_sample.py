@@ -153,8 +153,20 @@ def canonical_pairs(args: dict[str, Any], catalog: Catalog) -> set[tuple[str, st
     out: set[tuple[str, str]] = set()
     for name, value in args.items():
         shown = " ".join(value) if isinstance(value, list | tuple) else str(value)
-        out.add((full_name(name, catalog), shown))
+        out.add((full_name(name, catalog), as_compared(shown)))
     return out
+
+
+def as_compared(shown: str) -> str:
+    """A value as the comparison sees it: a JSON object or list in one form (SGLang reads
+    those flags with json.loads, so spacing and key order say nothing); any other text as
+    written."""
+    if not shown.lstrip().startswith(("{", "[")):
+        return shown
+    try:
+        return json.dumps(json.loads(shown), sort_keys=True, separators=(",", ":"))
+    except ValueError:
+        return shown
 
 
 def full_name(name: str, catalog: Catalog) -> str:
@@ -292,7 +304,7 @@ def offline_right(
                 ok = False
             elif e.op in (EditOp.SET, EditOp.SCALE):
                 shown = " ".join(e.value) if isinstance(e.value, tuple) else "True" if e.value is True else str(e.value)
-                if (catalog.canonical(e.target), shown) not in fix:
+                if (catalog.canonical(e.target), as_compared(shown)) not in fix:
                     ok = False
         if ok:
             return True
