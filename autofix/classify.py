@@ -398,6 +398,25 @@ def _rule_matches(rule: MatchRule, seen: _Seen, gate: Gate, journal: Journal) ->
     return groups
 
 
+_UNSUPPORTED_ARCH = re.compile(r"[Aa]rchitectures? \[(?P<archs>[^\]]*)\] (?:are|is) not supported")
+
+
+def _import_behind(subject: Subject, journal: Journal) -> Subject:
+    """The model module SGLang skipped when it failed to import, where the failure is that
+    the module's architecture is unsupported: why the import failed is the root cause. The
+    module is the one whose name's first word the architecture's name holds (toy_v2 for
+    ToyV3ForCausalLM)."""
+    found = _UNSUPPORTED_ARCH.search(subject.message)
+    if found is None:
+        return subject
+    archs = [a.strip(" '\"").lower() for a in found.group("archs").split(",")]
+    for module, said in journal.ignored_imports:
+        stem = re.split(r"[_\d]", module)[0]
+        if len(stem) >= 3 and any(stem in arch for arch in archs):
+            return Subject("ImportError", said, None)
+    return subject
+
+
 def classify(
     journal: Journal,
     catalog: Catalog,
@@ -421,6 +440,7 @@ def classify(
     if subject is None:
         exc, msg = fallback or ("UnknownFailure", "the process failed and left no traceback")
         subject = Subject(exc, msg, None)
+    subject = _import_behind(subject, journal)
     subject = replace(subject, advice=advice_lines(journal, subject))
     seen = _Seen.of(subject, _evidence_text(journal, subject))
     best: tuple[FailureClass, dict[str, str]] | None = None

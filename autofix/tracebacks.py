@@ -170,9 +170,11 @@ _QUOTED_THEN_ERROR = re.compile(
 _ASSERTED = re.compile(r"`(?P<quote>[^`\n]{1,300}?(?:<=|>=|==|!=| < | > )[^`\n]{1,300}?)`")
 _ASSERT_WORD = re.compile(r"(?i)\bassert(?:s|ed|ion)?\b")
 # A message in backticks that says itself that something is wrong ("`... this should not happen`"),
-# or states a failure with its detail ("`Capture cuda graph failed: x`").
+# or states a failure with its detail ("`Capture cuda graph failed: x`", "`X failed to dispatch
+# with dtype Half`").
 _SELF_SAYS = re.compile(
-    r"`(?P<quote>[^`\n]{0,400}?(?i:should (?:not|never) happen|unexpected|mismatch|failed: |error: )[^`\n]{0,200})`"
+    r"`(?P<quote>[^`\n]{0,400}?(?i:should (?:not|never) happen|unexpected|mismatch|failed: |failed to |error: )"
+    r"[^`\n]{0,200})`"
 )
 _CHAIN_CONTEXT = "During handling of the above exception, another exception occurred:"
 _CHAIN_CAUSE = "The above exception was the direct cause of the following exception:"
@@ -386,6 +388,10 @@ class Journal:
     # The line that states the most failure (see failure_evidence), "" if none does: what a
     # paste no other reading explains points at.
     likely_error: str = ""
+    # SGLang's "Ignore import error when loading sglang.srt.models.<module>: <why>" lines of
+    # the last LOOKBACK_LINES, one (module, what it said) per module: noise on most starts,
+    # the cause when the model's architecture then goes unsupported.
+    ignored_imports: tuple[tuple[str, str], ...] = ()
 
     @property
     def notes(self) -> tuple[str, ...]:
@@ -833,6 +839,25 @@ class _Reading:
     printed: bool
 
 
+_IGNORED_IMPORT = re.compile(r"Ignore import error when loading sglang\.srt\.models\.(?P<module>\w+)")
+MAX_IGNORED_IMPORTS = 200
+
+
+def _ignored_imports(lines: Iterable[str]) -> tuple[tuple[str, str], ...]:
+    """(module, the line from the module on) of each model module SGLang skipped, first line
+    of each (every rank prints its own)."""
+    found: dict[str, str] = {}
+    for line in lines:
+        if "Ignore import error" not in line:
+            continue
+        match = _IGNORED_IMPORT.search(line)
+        if match is not None and match.group("module") not in found:
+            found[match.group("module")] = line[match.start("module") :].strip()
+            if len(found) >= MAX_IGNORED_IMPORTS:
+                break
+    return tuple(found.items())
+
+
 class JournalParser:
     """Feed a journal (any form, mixed is fine) by line or by block; read :meth:`result`.
 
@@ -1076,6 +1101,7 @@ class JournalParser:
             lines=self._lines,
             bytes=self._bytes,
             tail=tuple(list(self._recent)[-40:]),
+            ignored_imports=_ignored_imports(self._recent),
             dropped_tracebacks=self._dropped,
             cut_lines=self._cut_lines,
             command=self._command,

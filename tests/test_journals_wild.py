@@ -323,8 +323,6 @@ MISSES = {
     # 31b reads "Exit code: -9" (the kill) where this label names "scheduler is dead" above it.
     "gpustack-3848": "round 31b reads the exit code -9 under the line this label names",
     "gitcode-02a94e2c": "round 35: measured after the round-33 engine was frozen (09bd515), not tuned on",
-    "sglang-4253": "round 39: measured after the round-37c engine was frozen (4d7eeb3), not tuned on",
-    "flashinfer-181": "round 39: measured after the round-37c engine was frozen (4d7eeb3), not tuned on",
     "sglang-8654": "round 40: measured after the round-37c engine was frozen (4d7eeb3), not tuned on",
 }
 
