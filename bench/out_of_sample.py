@@ -103,6 +103,7 @@ SETS = (
     "users20",
     "users21",
     "users22",
+    "users23",
     "sglang-0.4.10.post2-first",
     "sglang-0.4.10.post2-second",
     "sglang-0.5.11-first",
