@@ -176,6 +176,17 @@ _SELF_SAYS = re.compile(
     r"`(?P<quote>[^`\n]{0,400}?(?i:should (?:not|never) happen|unexpected|mismatch|failed: |failed to |error: )"
     r"[^`\n]{0,200})`"
 )
+
+
+def _quoted_error(text: str) -> re.Match[str] | None:
+    """The quote a sentence gives as its error: of several ("crashes at `x` with this error:
+    "RuntimeError: ..."") the one that names an exception, else the first."""
+    found = [*_PROSE_ERROR.finditer(text), *_QUOTED_THEN_ERROR.finditer(text)]
+    named = [m for m in found if _NAMED_EXCEPTION.search(m.group("quote"))]
+    return (named or found or [None])[0]
+
+
+_NAMED_EXCEPTION = re.compile(r"\b[A-Za-z_]\w*(?:Error|Exception)\b:")
 _CHAIN_CONTEXT = "During handling of the above exception, another exception occurred:"
 _CHAIN_CAUSE = "The above exception was the direct cause of the following exception:"
 
@@ -203,8 +214,13 @@ _SIGNALS: tuple[tuple[str, re.Pattern[str]], ...] = (
     # kernel may be printed (or wrapped) onto the line before "block: [..], thread: [..]".
     ("device_assert", re.compile(r"(?:\.cu:\d+: .*|block: \[[\d,]+\], thread: \[[\d,]+\] )Assertion `.+` failed")),
     # flashinfer prints "CUDA Error:" with a capital E; kernels built with a CHECK macro
-    # (FlashMLA, cutlass) "CUDA error (file.cu:93): ...".
-    ("cuda_error", re.compile(r"CUDA [Ee]rror(?: \([^)\n]{1,300}\))?: (?P<detail>.+)")),
+    # (FlashMLA, cutlass) "CUDA error (file.cu:93): ..."; a driver API call's failure is its
+    # error's name, then the source file that checked it ("CUDA_ERROR_INVALID_VALUE
+    # /workspace/.../fmhaKernels.cuh 328"; a sentence that explains a code names none).
+    (
+        "cuda_error",
+        re.compile(r"(?:CUDA [Ee]rror(?: \([^)\n]{1,300}\))?: |(?=CUDA_ERROR_[A-Z_]+ [^\s`'\"]*/))(?P<detail>.+)"),
+    ),
     # ROCm's report of a kernel's memory fault ("Memory access fault by GPU node-2 ... on
     # address 0x..."): the process aborts without a Python traceback. The kernel log's
     # (dmesg) report of one: amdgpu's page fault lines ("[gfxhub0] retry page fault", "...
@@ -261,7 +277,8 @@ _ANY_SIGNAL = re.compile("|".join(f"(?:{re.sub(r'[(][?]P<[a-z]+>', '(?:', p.patt
 # Case-sensitive on purpose (an IGNORECASE alternation costs 13x more per line); every
 # alternative contains one of _INTERESTING's, so block mode never skips a failure line.
 _SIGNAL_HINT = re.compile(
-    r"error:|Error:|ERROR:|error while loading|out of memory|OutOfMemoryError|CUDA error|NCCL WARN|nccl[A-Z]|Errno 98"
+    r"error:|Error:|ERROR:|error while loading|out of memory|OutOfMemoryError|CUDA error|CUDA_ERROR_|NCCL WARN"
+    r"|nccl[A-Z]|Errno 98"
     r"|already in use|Segmentation|Segfault|SEGV|exit status|xit ?code[:=]? ?-9\b|Killed|KILL|oom-kill"
     r"|Main process exited|signal 11"
     r"|Watchdog|watchdog timeout|Assertion `|profiled value -|\]:\[E|^E\d{4} \d\d:|access fault"
@@ -579,7 +596,7 @@ def _sglang(pid_key: str, msg: str) -> _Line:
 _SIGNAL_BLOCK_PATTERN = (
     r"error(?:: | while loading shared)|CUDA out of memory|OutOfMemoryError|Watchdog caught"
     r"|Watchdog thread terminated|Watchdog timeout \(|watchdog timeout \("
-    r"|CUDA [Ee]rror(?: \([^)\n]*\))?: |NCCL WARN "
+    r"|CUDA(?: [Ee]rror(?: \([^)\n]*\))?: |_ERROR_)|NCCL WARN "
     r"|nccl(?:InternalError|InvalidUsage|SystemError|UnhandledCudaError|RemoteError)"
     r"|E(?:rrno 98|\d{3,4} \d\d:\d\d:\d\d|xit ?code[:=]? ?-9\b)|d(?:dress already in use| value -\d)"
     r"|Seg(?:mentation fault|fault encountered)|SEGV"
@@ -1165,7 +1182,7 @@ class JournalParser:
             if '"' not in text and "`" not in text and "\u201c" not in text:
                 continue
             unquoted = _unquote(text)
-            match = _PROSE_ERROR.search(unquoted) or _QUOTED_THEN_ERROR.search(unquoted)
+            match = _quoted_error(unquoted)
             if match is None and _ASSERT_WORD.search(unquoted):
                 match = _ASSERTED.search(unquoted)
             if match is None and "`" in unquoted:

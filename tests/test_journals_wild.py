@@ -324,8 +324,6 @@ MISSES = {
     "gpustack-3848": "round 31b reads the exit code -9 under the line this label names",
     "gitcode-02a94e2c": "round 35: measured after the round-33 engine was frozen (09bd515), not tuned on",
     "sglang-8654": "round 40: measured after the round-37c engine was frozen (4d7eeb3), not tuned on",
-    "sglang-10623": "round 41: measured after the round-37g engine was frozen (ca7f269), not tuned on",
-    "sglang-29453": "round 41: measured after the round-37g engine was frozen (ca7f269), not tuned on",
 }
 
 
