@@ -183,7 +183,7 @@ def _quoted_error(text: str) -> re.Match[str] | None:
     "RuntimeError: ..."") the one that names an exception, else the first."""
     found = [*_PROSE_ERROR.finditer(text), *_QUOTED_THEN_ERROR.finditer(text)]
     named = [m for m in found if _NAMED_EXCEPTION.search(m.group("quote"))]
-    return (named or found or [None])[0]
+    return (named or found)[0] if found else None
 
 
 _NAMED_EXCEPTION = re.compile(r"\b[A-Za-z_]\w*(?:Error|Exception)\b:")
