@@ -238,6 +238,10 @@ def propose(
             continue
         seen.add(child.key)
         children.append((tier, move, child))
+    if not any(move.origin == FOLD_ORIGIN for _, move, _ in children):
+        # Leaving GPUs idle is a cost only beside a fold that keeps them all (a size the
+        # message refuses may count replicas the user never meant: dp beside attention DP).
+        children = [(KEEPS_TIER if t == FEWER_GPUS_TIER else t, m, c) for t, m, c in children]
     # Renames first (nothing else is read until the parser takes the argv), a move that
     # orphans what the user asked for last; otherwise in the order found.
     children.sort(key=lambda t: t[0])
@@ -323,19 +327,28 @@ def _parser_refused(subject: Subject) -> bool:
     )
 
 
-GIVES_UP_TIER = 2
+# The order children are tried in, by what each gives up: a rename nothing; a move that
+# fits the host and keeps the user's choices nothing; then one that leaves GPUs the user
+# has idle while a fold keeps them (pp 2 dropped where tp 16 keeps all 16), one that gives up a
+# primary choice, one that asks for more hardware.
+RENAME_TIER, KEEPS_TIER, FEWER_GPUS_TIER, GIVES_UP_TIER, MORE_GPUS_TIER = range(5)
 # The origin of the last-resort moves read off a message's words (_related_by_words).
 WORDS_ORIGIN = "words"
+# The origin of a move that folds a refused size into another, keeping the GPUs (_folded).
+FOLD_ORIGIN = "fold"
 
 
 def _tier(move: Move, base: Candidate, child: Candidate, catalog: Catalog, message: str) -> int:
     if any(e.op is EditOp.RENAME for e in move.edits):
-        return 0
+        return RENAME_TIER
     if orphans(base, child, catalog, message) or gives_up_primary(base, child, catalog, message):
         return GIVES_UP_TIER
+    counts, shares = catalog.gpu_count_spellings(), catalog.gpu_share_spellings()
     # A move that asks the operator for hardware (a larger tp, pp, dp, node count) comes
     # after every move that fits the host.
-    return 3 if more_gpus(base, child, catalog.gpu_count_spellings(), catalog.gpu_share_spellings()) else 1
+    if more_gpus(base, child, counts, shares):
+        return MORE_GPUS_TIER
+    return FEWER_GPUS_TIER if more_gpus(child, base, counts, shares) else KEEPS_TIER
 
 
 def value_of(candidate: Candidate, flag: str, catalog: Catalog) -> ArgValue | None:
@@ -1056,6 +1069,9 @@ def _from_argparse(message: str, flags: Flags) -> list[Move]:
         joined = _joined_members(flag, given, choices, flags)
         if joined:
             out.append(_inferred([Edit(EditOp.SET, flags.target(flag), joined)], "argparse"))
+        mended = _members_mended(flag, choices, flags)
+        if mended:
+            out.append(_inferred([Edit(EditOp.SET, flags.target(flag), mended)], "argparse"))
         preferred = [str(v) for v in flags.catalog.domain(flag)]
         ranked = closest_choices(given, choices, preferred)[:2]
         # Among many choices a spelling that is not near is chance, not what was meant:
@@ -1094,6 +1110,40 @@ def _from_argparse(message: str, flags: Flags) -> list[Move]:
 # A size written with a unit: 32K, 1.5Mi, 2 GiB. IEC units (Ki, Mi, Gi) and an upper-case K
 # (no SI prefix: the binary kilo of "a 32K context") count in 1024s; k, M, G, T in 1000s.
 _NUMBER_REFUSED = re.compile(r"(?i)invalid (?:int|integer|float) value|suffix|not a valid (?:int|integer|number)")
+
+
+def _members_mended(flag: str, choices: Sequence[str], flags: Flags) -> tuple[str, ...]:
+    """A list flag's members as the user gave them, each one the parser refuses replaced by
+    the choices it fuses (qkv_proj: q_proj k_proj v_proj) or else its nearest choice; ()
+    when the flag holds no list or a refused member has no reading."""
+    spelled = flags.spelling(flag)
+    members = flags.candidate.arg(spelled) if spelled and flags.known(flag) else None
+    if not flags.catalog.takes_list(flag) or not isinstance(members, tuple):
+        return ()
+    out: list[str] = []
+    for member in members:
+        if member in choices:
+            out.append(member)
+            continue
+        near = [c for c in closest_choices(member, choices, [])[:1] if near_choice(member, c)]
+        parts = _fused_parts(member, choices) or near
+        if not parts:
+            return ()
+        out.extend(p for p in parts if p not in out)
+    return tuple(out)
+
+
+def _fused_parts(name: str, choices: Sequence[str]) -> list[str]:
+    """The choices a fused name stands for: its head split into words (gate_up) or letters
+    (qkv), each of which, with the name's last word, is a choice (gate_proj, up_proj)."""
+    head, sep, tail = name.rpartition("_")
+    if not sep or not head:
+        return []
+    for pieces in (head.split("_"), list(head)):
+        parts = [f"{piece}_{tail}" for piece in pieces]
+        if len(parts) > 1 and all(part in choices for part in parts):
+            return parts
+    return []
 
 
 def _joined_members(flag: str, given: str, choices: Sequence[str], flags: Flags) -> tuple[str, ...]:
@@ -1401,7 +1451,7 @@ def _asked_for(flag: str, flags: Flags) -> Move | None:
     for name, given in flags.candidate.args:
         if name != flag and set(name.split("-")) < words and _as_int(given) is not None and not flags.is_pinned(name):
             return _inferred([Edit(EditOp.RENAME, name, flag)], "message")
-    whole = flags.catalog.splits.get(flags.catalog.canonical(flag))
+    whole = _split_whole(flag, flags)
     size = _as_int(flags.candidate.arg(flags.spelling(whole) or whole)) if whole else None
     if size is not None and size > 1:
         return _inferred([Edit(EditOp.SET, flag, str(size))], "message")
@@ -1717,13 +1767,14 @@ def _folded(message: str, flags: Flags) -> list[Move]:
         if not _message_names(size, flags.catalog, message):
             continue
         if not flags.known(size):  # offline, sizes unknown: the refused size goes
-            out.append(_inferred([Edit(EditOp.DROP, spelled)], "fold"))
+            out.append(_inferred([Edit(EditOp.DROP, spelled)], FOLD_ORIGIN))
             continue
         count, other = as_number(flags.candidate.arg(spelled)), as_number(flags.value(into, {}))
         if count is None or count <= 1 or not count.is_integer():
             continue
         product = int(count * (other if other and other.is_integer() else 1))
-        out.append(_inferred([Edit(EditOp.DROP, spelled), Edit(EditOp.SET, flags.target(into), str(product))], "fold"))
+        edits = [Edit(EditOp.DROP, spelled), Edit(EditOp.SET, flags.target(into), str(product))]
+        out.append(_inferred(edits, FOLD_ORIGIN))
     return out
 
 
@@ -2476,10 +2527,23 @@ def _satisfy(field: str, relation: str, value: object, flags: Flags) -> list[lis
 def _whole_it_splits(flag: str, flags: Flags) -> float | None:
     """The size of what ``flag`` splits into groups (``splits``: EP's TP), as the command
     gives it; None when it splits nothing or the command leaves that size unset."""
-    whole = flags.catalog.splits.get(flags.catalog.canonical(flag))
+    whole = _split_whole(flag, flags)
     if whole is None or not flags.known(whole):
         return None
     return as_number(_field_value(field_name(whole), flags))
+
+
+def _split_whole(flag: str, flags: Flags) -> str | None:
+    """The size ``flag`` splits into groups (``splits``), when it does for this candidate: a
+    size that shares GPUs only under a switch (``gpu_shares``: dp-size under DP attention)
+    splits while the switch is on, and counts replicas otherwise."""
+    name = flags.catalog.canonical(flag)
+    whole = flags.catalog.splits.get(name)
+    switch = flags.catalog.gpu_shares.get(name)
+    if whole is None or switch is None:
+        return whole
+    spelled = flags.spelling(switch)
+    return whole if spelled is not None and is_on(flags.candidate.arg(spelled)) else None
 
 
 def _size_edit(field: str, value: int, flags: Flags) -> Edit:
