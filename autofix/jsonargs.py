@@ -32,7 +32,9 @@ from .renames import same_state
 # A JSON parse failure, as json raises it or as a check reports it.
 _MALFORMED = re.compile(
     r"JSONDecodeError|Expecting (?:value|property name|',' delimiter|':' delimiter)|must be (?:a )?(?:valid )?JSON"
-    r"|is not (?:valid|parseable) JSON|not parseable|Invalid JSON|Extra data: line",
+    r"|is not (?:valid|parseable) JSON|not parseable|Invalid JSON|Extra data: line"
+    # argparse's words when the flag's type is json.loads: "invalid loads value: '...'"
+    r"|invalid loads value",
 )
 # A key refused by name: "unknown phase 'max_bs'", "unexpected key \"x\"", "Unknown field: 'y'".
 _UNKNOWN_KEY = re.compile(
@@ -253,6 +255,15 @@ def mend(value: str) -> Any | None:
         return None
     except ValueError:
         pass
+    if len(text) > 2 and text[0] == text[-1] and text[0] in "'\"":
+        # A shell's quotes kept around the value (a command moved into an args list).
+        inner = text[1:-1]
+        try:
+            data = json.loads(inner)
+        except ValueError:
+            data = mend(inner)
+        if isinstance(data, dict | list):
+            return data
     keyed = _KEY_EQUALS_STRUCTURE.match(text)
     if keyed is not None:
         return _under_key(keyed.group("key"), keyed.group("value"))
