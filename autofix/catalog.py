@@ -89,8 +89,9 @@ class EditSpec:
 @dataclass(frozen=True)
 class MoveSpec:
     edits: tuple[EditSpec, ...]
-    # The move applies only when the command itself sets these flags (a value the user
-    # wrote gives way before one they did not: pages they chose, not the backend's own).
+    # The move applies only when the command itself sets these flags, or ``flag.key``s of
+    # JSON-valued ones (a value the user wrote gives way before one they did not: pages
+    # they chose, not the backend's own).
     when_set: tuple[str, ...] = ()
 
 
@@ -824,8 +825,10 @@ def _parse_move(raw: Any, name: str, where: str, groups: set[str]) -> MoveSpec:
     edits: list[EditSpec] = []
     when_set = raw.get("when_set", [])
     when_set = [when_set] if isinstance(when_set, str) else when_set
-    if not isinstance(when_set, list) or not all(isinstance(f, str) and _FLAG.match(f) for f in when_set):
-        raise CatalogError(f"{name}: {where}.when_set: must be a flag name or a list of them")
+    if not isinstance(when_set, list) or not all(
+        isinstance(f, str) and (_FLAG.match(f) or _FLAG_KEY.match(f)) for f in when_set
+    ):
+        raise CatalogError(f"{name}: {where}.when_set: must be a flag name (or flag.key) or a list of them")
     for op_name, body in raw.items():
         if op_name == "when_set":
             continue

@@ -468,7 +468,7 @@ def realize(
     suspects_tuning: bool = False,
 ) -> Move | None:
     """A move spec made concrete for this candidate; None when it cannot apply."""
-    if not all(flags.known(flag) for flag in spec.when_set):
+    if not all(_set_by_command(flag, flags) for flag in spec.when_set):
         return None
     edits: list[Edit] = []
     for edit in spec.edits:
@@ -479,6 +479,15 @@ def realize(
             continue
         edits.append(concrete)
     return Move(tuple(edits), inferred=False, origin=origin) if edits else None
+
+
+def _set_by_command(name: str, flags: Flags) -> bool:
+    """Whether the candidate itself sets a flag, or (``flag.key``) that key of its JSON."""
+    flag, dot, key = name.partition(".")
+    spelled = next((s for s in flags.catalog.spellings(flag) if flags.candidate.has(s)), None)
+    if spelled is None or not dot:
+        return spelled is not None
+    return flags.candidate.json_key(spelled, key) is not None
 
 
 def _realize_edit(
