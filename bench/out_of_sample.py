@@ -108,6 +108,7 @@ SETS = (
     "sglang-0.4.10.post2-second",
     "sglang-0.5.11-first",
     "sglang-0.5.11-second",
+    "sglang-0.5.11-third",
     "spellings",
 )
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
