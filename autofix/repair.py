@@ -222,6 +222,7 @@ def propose(
         move = in_host_release(found, candidate, catalog)
         if move is None:
             continue
+        move = _groups_with_switch(move, candidate, catalog)
         if source:
             move = with_requirements(move, candidate, source, flags)
         # A rename keeps the user's value under the parser's name: never a pinned-flag edit;
@@ -246,6 +247,23 @@ def propose(
     # orphans what the user asked for last; otherwise in the order found.
     children.sort(key=lambda t: t[0])
     return [Proposal(move, child, i, tier == GIVES_UP_TIER) for i, (tier, move, child) in enumerate(children)]
+
+
+def _groups_with_switch(move: Move, candidate: Candidate, catalog: Catalog) -> Move:
+    """A move that turns off a switch under which a size splits the GPUs (``gpu_shares``:
+    DP attention's dp-size) also drops that size, when the user set it above 1 and the move
+    leaves it alone: its groups lived inside TP, and would count replicas without it."""
+    extra: list[Edit] = []
+    for size, switch in catalog.gpu_shares.items():
+        on = next((s for s in catalog.spellings(switch) if candidate.has(s)), None)
+        sized = next((s for s in catalog.spellings(size) if candidate.has(s)), None)
+        if on is None or sized is None or (as_number(candidate.arg(sized)) or 0) <= 1:
+            continue
+        if any(e.target == sized for e in move.edits):
+            continue
+        if any(e.target == on and (e.op is EditOp.DROP or not is_on(e.value)) for e in move.edits):
+            extra.append(Edit(EditOp.DROP, sized))
+    return replace(move, edits=move.edits + tuple(extra)) if extra else move
 
 
 def same_launch(candidate: Candidate, catalog: Catalog) -> Candidate:
@@ -690,6 +708,55 @@ _EXCLUSIVE = re.compile(
 _SENTENCE = re.compile(r"[^.;\n]+(?:\.(?=\S)[^.;\n]*)*")
 
 
+# A flag's name in a sentence, with its dashes or without ("enable-hierarchical-cache").
+_NAME_IN_TEXT = re.compile(r"(?<![\w-])(?:--)?([a-z][a-z0-9]*(?:[-_][a-z0-9]+)+)")
+
+
+def _exclusive_dropped(message: str, flags: Flags) -> list[Move]:
+    """Flags the user set that a sentence says exclude each other, each dropped in turn: one
+    that turns a default off first (dropping it gives back the server's own behaviour; the
+    other turns on what the user asked for), else the one named last first (round 29c: a
+    symmetric wording singles out neither, and the object's drop goes first)."""
+    out: list[Move] = []
+    for sentence in _SENTENCE.findall(message):
+        if not _EXCLUSIVE.search(sentence):
+            continue
+        named: list[str] = []
+        for name in _NAME_IN_TEXT.findall(sentence):
+            flag = flags.catalog.canonical(name.replace("_", "-"))
+            if flag in named or flags.catalog.flag(flag) is None or not flags.known(flag) or flags.is_pinned(flag):
+                continue
+            named.append(flag)
+        if len(named) < 2:
+            continue
+        named.reverse()
+        named.sort(key=lambda flag: not _turns_default_off(flag, flags.catalog))
+        out += [_inferred([Edit(EditOp.DROP, flags.target(flag))], "exclusive") for flag in named]
+    return out
+
+
+# "X is not supported unless dp attention!", "... cannot be used unless you enable Y."
+_UNLESS = re.compile(
+    r"(?i)\b(?:not (?:supported|allowed|possible)|cannot be used|can't be used|only works?|fails?)\b"
+    r"[^.!;\n]{0,60}?\bunless\s+(?:you\s+)?(?:enable|use|turn on|set)?\s*(?:the\s+)?(?P<phrase>[^.!;\n]{3,60})"
+)
+
+
+def _unless_feature(message: str, flags: Flags) -> list[Move]:
+    """The feature a refusal says would make it supported ("... not supported unless dp
+    attention"), turned on while it is off."""
+    found = _UNLESS.search(message)
+    if found is None:
+        return []
+    phrase = re.sub(r"(?i)\s+(?:is|are)\s+(?:enabled|on|set|used)\s*$", "", found.group("phrase").strip())
+    return on_by_words(phrase, _flag_views(flags))
+
+
+def _turns_default_off(flag: str, catalog: Catalog) -> bool:
+    info = catalog.flag(flag)
+    return (info is not None and info.kind == "bool_false") or flag.startswith(("disable-", "no-"))
+
+
 def exclusive_switches(message: str, catalog: Catalog) -> list[str]:
     """The on/off switches a sentence of the message says exclude each other: both are on
     (what an offline reading, with no argv, may assume of them)."""
@@ -919,6 +986,8 @@ def infer(
     moves: list[Move] = []
     message = subject.said or ""
     moves.extend(_told_to_turn_off(message, flags))  # the message names its own fix
+    moves.extend(_exclusive_dropped(message, flags))
+    moves.extend(_unless_feature(message, flags))
     moves.extend(validation_moves(subject, flags))  # vLLM's pydantic config errors; else none
     lists = frozenset(name for name, _ in flags.candidate.args if flags.catalog.takes_list(name))
     moves.extend(json_moves(subject, flags.candidate.args, lists))  # JSON-valued flags: mend, rekey
@@ -1760,6 +1829,7 @@ def _timeouts_that_fired(message: str, flags: Flags) -> list[Edit]:
 
 _LIMITED = re.compile(
     r"(?i)\bnot (?:yet |currently )?support|\bonly supports?\b|\bincompatible\b|\bcannot be used|\bnot compatible"
+    r"|\b(?:should|must) be (?:set to )?1\b|==\s*1\b"
 )
 
 
@@ -1783,7 +1853,21 @@ def _folded(message: str, flags: Flags) -> list[Move]:
             continue
         product = int(count * (other if other and other.is_integer() else 1))
         edits = [Edit(EditOp.DROP, spelled), Edit(EditOp.SET, flags.target(into), str(product))]
+        edits += _spanning(into, other, product, flags)
         out.append(_inferred(edits, FOLD_ORIGIN))
+    return out
+
+
+def _spanning(whole: str, before: float | None, after: int, flags: Flags) -> list[Edit]:
+    """Sizes that split ``whole`` and spanned all of it (EP 4 of TP 4), set to span all of
+    its new size: a fold keeps what each group covered."""
+    out: list[Edit] = []
+    for flag in flags.catalog.splits:
+        spelled = flags.spelling(flag)
+        if spelled is None or _split_whole(flag, flags) != whole or flags.is_pinned(flag):
+            continue
+        if before is not None and as_number(flags.candidate.arg(spelled)) == before:
+            out.append(Edit(EditOp.SET, spelled, str(after)))
     return out
 
 
@@ -2444,10 +2528,36 @@ def _divides(divisor: str, dividend: object, flags: Flags) -> list[list[Edit]] |
             out.append([Edit(EditOp.SET, flags.target(flag), str(lower))])
     if len(dividend) == 1 and flags.spelling(flag_name(dividend[0])):
         # The divisor is usually the unit (page size, node count): the size goes up first,
-        # unless the size counts GPUs (then more GPUs is the last thing to ask for).
+        # unless the size counts GPUs (then more GPUs is the last thing to ask for) ...
         up = [Edit(EditOp.SET, flags.target(flag_name(dividend[0])), str(int(math.ceil(product / d) * int(d))))]
+        # ... or the GPU count was given per node (TP counts the ranks of all nodes): the
+        # size over all nodes, first, when that holds the groups.
+        nodes = _nodes(flags) if counts_gpus and not _hardware_divisor(flag, flags) else 1
+        if nodes > 1 and (product * nodes) % int(d) == 0:
+            out.insert(0, [Edit(EditOp.SET, flags.target(flag_name(dividend[0])), str(product * nodes))])
         out.insert(len(out) if counts_gpus else 0, up)
-    return out or None
+    return _unique_edits(out) or None
+
+
+def _hardware_divisor(flag: str, flags: Flags) -> bool:
+    """Whether the divisor counts hardware itself (a node count, DP replicas), not groups
+    inside TP (DP attention's): then more TP answers nothing."""
+    return flags.catalog.canonical(flag) in flags.catalog.gpu_counts and _split_whole(flag, flags) is None
+
+
+def _nodes(flags: Flags) -> int:
+    """The machines the command spans (--nnodes as given; 1 when unset)."""
+    spelled = flags.spelling("nnodes")
+    number = as_number(flags.candidate.arg(spelled)) if spelled and flags.known("nnodes") else None
+    return int(number) if number and number.is_integer() and number > 1 else 1
+
+
+def _unique_edits(sets: list[list[Edit]]) -> list[list[Edit]]:
+    out: list[list[Edit]] = []
+    for edits in sets:
+        if edits not in out:
+            out.append(edits)
+    return out
 
 
 def _satisfy(field: str, relation: str, value: object, flags: Flags) -> list[list[Edit]] | None:

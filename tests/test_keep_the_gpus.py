@@ -44,3 +44,28 @@ def test_a_move_that_keeps_the_gpus_is_not_demoted() -> None:
     moves that give GPUs up."""
     labels = _labels({"tp-size": "4", "pp-size": "2", "enable-mixed-chunk": True})
     assert labels.index("drop enable-mixed-chunk") < labels.index("drop pp-size"), labels
+
+
+def test_a_size_that_must_be_one_folds_and_splits_over_all_of_tp_stay_so() -> None:
+    """Round 37q: "PP size should be set to 1 under elastic EP" refuses pp as surely as "not
+    supported": TP 4 x PP 2 folds into TP 8, and EP, which spanned all of TP (4 of 4), spans
+    all of it still (8)."""
+    from .proposing import proposed_labels
+
+    labels = proposed_labels(
+        {"tp-size": "4", "pp-size": "2", "ep-size": "4", "elastic-ep-backend": "mooncake"},
+        "AssertionError",
+        "PP size should be set to 1 under elastic EP.",
+    )
+    assert labels[0] == "drop pp-size; set tp-size=8; set ep-size=8", labels
+
+
+def test_a_split_narrower_than_tp_is_kept_when_folding() -> None:
+    from .proposing import proposed_labels
+
+    labels = proposed_labels(
+        {"tp-size": "4", "pp-size": "2", "ep-size": "2"},
+        "AssertionError",
+        "Pipeline parallelism is not supported with toy experts.",
+    )
+    assert "drop pp-size; set tp-size=8" in labels, labels

@@ -41,7 +41,8 @@ UNREAD = _crash(
 def test_an_unread_crash_relaunches_without_the_feature_the_user_turned_on() -> None:
     cls, move = pasted(UNREAD, {"tp": "2", "dp": "2", "enable-dp-attention": True})
     assert cls is None
-    assert move is not None and move.label() == "drop enable-dp-attention"
+    # (round 37p: the DP groups go with the switch that kept them inside TP)
+    assert move is not None and move.label() == "drop enable-dp-attention; drop dp"
 
 
 def test_a_backend_the_user_picked_goes_back_to_the_default() -> None:

@@ -1,0 +1,47 @@
+"""Issue 14 round 37r, written before the change: on two nodes with 16 attention-DP groups
+an operator gave --tp-size 8, the GPUs of one node; SGLang's TP size counts the ranks of
+all nodes, so "tp_size % dp_size == 0" fails. The size meant is TP over the nodes (8 x 2 =
+16): set first, before the 16 groups are cut to 8. A group size alone (no nodes) still comes
+down to a divisor first, and a node count that does not divide TP is not answered by
+multiplying TP (the nodes are the divisor there). Sources ours, in SGLang's shape."""
+
+from __future__ import annotations
+
+from autofix.catalog import load_catalog
+from autofix.classify import classify
+from autofix.model import Candidate, Gate
+from autofix.repair import propose
+from autofix.tracebacks import parse_text
+
+BARE = load_catalog().without_classes()
+
+
+def _labels(args: dict[str, object], assertion: str) -> list[str]:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/opt/venv/lib/python3.12/site-packages/sglang/srt/server_args.py", line 900, in _handle_toy\n'
+        f"    {assertion}\n"
+        "AssertionError\n"
+    )
+    diagnosis = classify(parse_text(text), BARE, Gate.PREFLIGHT)
+    found = propose(Candidate.build({"model-path": "/m", **args}), diagnosis, BARE, pinned=("model-path",))
+    return [p.move.label() for p in found]
+
+
+TWO_NODES = {"tp-size": "8", "dp-size": "16", "enable-dp-attention": True, "nnodes": "2", "node-rank": "0"}
+
+
+def test_tp_given_per_node_becomes_tp_over_the_nodes() -> None:
+    labels = _labels(TWO_NODES, "assert self.tp_size % self.dp_size == 0")
+    assert labels[0] == "set tp-size=16", labels
+
+
+def test_without_nodes_the_group_comes_down_first() -> None:
+    args = {k: v for k, v in TWO_NODES.items() if k not in ("nnodes", "node-rank")}
+    labels = _labels(args, "assert self.tp_size % self.dp_size == 0")
+    assert labels[0] != "set tp-size=16", labels
+
+
+def test_nodes_that_do_not_divide_tp_are_not_answered_by_more_tp() -> None:
+    labels = _labels({"tp-size": "8", "nnodes": "3", "node-rank": "0"}, "assert self.tp_size % self.nnodes == 0")
+    assert labels[0] != "set tp-size=24", labels
