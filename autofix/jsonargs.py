@@ -44,7 +44,7 @@ _UNKNOWN_KEY = re.compile(
 # The names a message allows after it: "expected one of ('decode', 'prefill')".
 _ALLOWED = re.compile(
     r"(?i)(?:expected one of|must be one of|one of|valid (?:keys|names|options|fields) are"
-    r"|allowed(?: keys)?:?|choose from)"
+    r"|allowed(?: \w+)?(?: are)?:?|choose from)"
     r"\s*[:(\[{]?\s*(?P<names>(?:['\"`][^'\"`\n]{1,60}['\"`]\s*,?\s*(?:or\s+)?){1,20})"
 )
 _QUOTED = re.compile(r"['\"`]([^'\"`\n]{1,60})['\"`]")
@@ -351,7 +351,13 @@ def _rekeyed(key: str, allowed: list[str], message: str, args: tuple[tuple[str, 
             continue
         near = difflib.get_close_matches(key, allowed, n=1, cutoff=MIN_KEY_SIMILARITY) if allowed else []
         if near:
-            yield _set(name, json_text(_renamed(data, path, near[0])))
+            renamed = _renamed(data, path, near[0])
+            # The other keys of that level the list does not allow would be refused next.
+            for other in list(_at(renamed, path[:-1]) or {}):
+                closest = difflib.get_close_matches(other, allowed, n=1, cutoff=MIN_KEY_SIMILARITY)
+                if other not in allowed and closest and closest[0] not in (_at(renamed, path[:-1]) or {}):
+                    renamed = _renamed(renamed, (*path[:-1], other), closest[0])
+            yield _set(name, json_text(renamed))
         elif allowed and len(path) == 1:
             for section in allowed[:2]:  # the settings belong in a section the check lists
                 yield _set(name, json_text({section: data}))
