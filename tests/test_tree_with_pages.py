@@ -56,3 +56,12 @@ def test_pages_the_user_wrote_give_way_to_the_tree(text: str) -> None:
 def test_the_backends_own_pages_make_the_tree_a_chain() -> None:
     labels = _labels({**TREE, "attention-backend": "trtllm_mla"}, NEW, {"page_size": 64})
     assert labels[0] == "set speculative-eagle-topk=1", labels
+
+
+def test_pages_the_user_wrote_under_a_tree_sglang_chose_keep_both() -> None:
+    """Round 37t: no draft shape given, so SGLang chose the tree (topk > 1) and the backend;
+    the user wrote only the pages. Neither tree nor backend is theirs: the backend that
+    pages trees comes first, keeping the pages and the drafting SGLang chose."""
+    args = {k: v for k, v in TREE.items() if k.startswith(("model", "speculative-algorithm", "speculative-draft"))}
+    labels = _labels({**args, "page-size": "64"}, NEW)
+    assert labels[0] == "set attention-backend=triton", labels
