@@ -105,6 +105,7 @@ SETS = (
     "users21",
     "users22",
     "users23",
+    "users24",
     "sglang-0.4.10.post2-first",
     "sglang-0.4.10.post2-second",
     "sglang-0.5.11-first",
