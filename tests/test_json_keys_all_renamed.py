@@ -7,26 +7,22 @@ shape of SGLang 0.5.11's check."""
 
 from __future__ import annotations
 
+import pytest
+
 from .test_json_args import first_value
 
 MESSAGE = "Invalid modality 'images' in --limit-mm-data-per-request.Allowed modalities are: ['video', 'image', 'audio']"
 
 
-def test_every_key_the_list_does_not_allow_is_renamed_at_once() -> None:
-    value = first_value(
-        {"limit-mm-data-per-request": '{"images": 4, "videos": 1}'},
-        "ValueError",
-        MESSAGE,
-        "limit-mm-data-per-request",
-    )
-    assert value == {"image": 4, "video": 1}
-
-
-def test_a_key_near_no_allowed_name_is_left_to_the_next_failure() -> None:
-    value = first_value(
-        {"limit-mm-data-per-request": '{"images": 4, "frames": 1}'},
-        "ValueError",
-        MESSAGE,
-        "limit-mm-data-per-request",
-    )
-    assert value == {"image": 4, "frames": 1}
+@pytest.mark.parametrize(
+    ("given", "meant"),
+    [
+        # every key the list does not allow is renamed at once
+        ('{"images": 4, "videos": 1}', {"image": 4, "video": 1}),
+        # a key near no allowed name is left to the next failure
+        ('{"images": 4, "frames": 1}', {"image": 4, "frames": 1}),
+    ],
+)
+def test_the_keys_the_list_does_not_allow(given: str, meant: dict[str, int]) -> None:
+    value = first_value({"limit-mm-data-per-request": given}, "ValueError", MESSAGE, "limit-mm-data-per-request")
+    assert value == meant
