@@ -333,6 +333,15 @@ class Catalog:
             later_aliases=later,
         )
 
+    def older_names(self, flag: str) -> list[str]:
+        """The host's flags a later release renamed to ``flag``, the value kept (the flag
+        history read backwards: 0.5.11's --cuda-graph-max-bs for --cuda-graph-max-bs-decode)."""
+        return [
+            self.canonical(old)
+            for old, r in self.history.replacements.items()
+            if r.flag == flag and r.value is None and r.value_from is None and self.knows(old)
+        ]
+
     def flag(self, name: str) -> FlagInfo | None:
         return self.flags.get(self.canonical(name))
 

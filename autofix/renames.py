@@ -158,9 +158,9 @@ def _resolve(
         first, last = catalog.history.seen[name]
         releases = catalog.history.releases
         if releases and last == releases[-1]:
-            older = _older_name(name, catalog)
-            if older is not None:
-                return ((older, None),), f"the host's name for it (a later release renamed it --{name})"
+            older = catalog.older_names(name)
+            if len(older) == 1:
+                return ((older[0], None),), f"the host's name for it (a later release renamed it --{name})"
             # A flag of newer releases than the host's: the host cannot take it at all.
             shown = first if first == last else f"{first}-{last}"
             return (), f"a flag of SGLang {shown}, newer than the host's release"
@@ -206,17 +206,6 @@ def _takes(flag: str, value: ArgValue | None, catalog: Catalog) -> bool:
     if info is None or info.kind != "bool" or value is None or value is True:
         return True
     return str(value).lower() in ON_WORDS | OFF_WORDS
-
-
-def _older_name(name: str, catalog: Catalog) -> str | None:
-    """The host's flag that a later release renamed to ``name`` with the value kept (the
-    flag history read backwards); None when none did or the host lacks it."""
-    older = [
-        old
-        for old, r in catalog.history.replacements.items()
-        if r.flag == name and r.value is None and r.value_from is None and catalog.knows(old)
-    ]
-    return catalog.canonical(older[0]) if len(older) == 1 else None
 
 
 def _prefix_reading(

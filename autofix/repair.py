@@ -222,7 +222,7 @@ def propose(
         move = in_host_release(found, candidate, catalog)
         if move is None:
             continue
-        move = _groups_with_switch(move, candidate, catalog)
+        move = _groups_with_switch(move, flags)
         if source:
             move = with_requirements(move, candidate, source, flags)
         # A rename keeps the user's value under the parser's name: never a pinned-flag edit;
@@ -249,15 +249,14 @@ def propose(
     return [Proposal(move, child, i, tier == GIVES_UP_TIER) for i, (tier, move, child) in enumerate(children)]
 
 
-def _groups_with_switch(move: Move, candidate: Candidate, catalog: Catalog) -> Move:
+def _groups_with_switch(move: Move, flags: Flags) -> Move:
     """A move that turns off a switch under which a size splits the GPUs (``gpu_shares``:
     DP attention's dp-size) also drops that size, when the user set it above 1 and the move
     leaves it alone: its groups lived inside TP, and would count replicas without it."""
     extra: list[Edit] = []
-    for size, switch in catalog.gpu_shares.items():
-        on = next((s for s in catalog.spellings(switch) if candidate.has(s)), None)
-        sized = next((s for s in catalog.spellings(size) if candidate.has(s)), None)
-        if on is None or sized is None or (as_number(candidate.arg(sized)) or 0) <= 1:
+    for size, switch in flags.catalog.gpu_shares.items():
+        on, sized = flags.spelling(switch), flags.spelling(size)
+        if on is None or sized is None or (as_number(flags.candidate.arg(sized)) or 0) <= 1:
             continue
         if any(e.target == sized for e in move.edits):
             continue
@@ -501,11 +500,8 @@ def realize(
 
 def _set_by_command(name: str, flags: Flags) -> bool:
     """Whether the candidate itself sets a flag, or (``flag.key``) that key of its JSON."""
-    flag, dot, key = name.partition(".")
-    spelled = next((s for s in flags.catalog.spellings(flag) if flags.candidate.has(s)), None)
-    if spelled is None or not dot:
-        return spelled is not None
-    return flags.candidate.json_key(spelled, key) is not None
+    flag, _, key = name.partition(".")
+    return flags.known(flag) and (not key or flags.value(name, {}) is not None)
 
 
 def _realize_edit(

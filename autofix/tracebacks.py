@@ -182,11 +182,10 @@ def _quoted_error(text: str) -> re.Match[str] | None:
     """The quote a sentence gives as its error: of several ("crashes at `x` with this error:
     "RuntimeError: ..."") the one that names an exception, else the first."""
     found = [*_PROSE_ERROR.finditer(text), *_QUOTED_THEN_ERROR.finditer(text)]
-    named = [m for m in found if _NAMED_EXCEPTION.search(m.group("quote"))]
+    named = [m for m in found if _NAMED_ERROR.search(m.group("quote"))]
     return (named or found)[0] if found else None
 
 
-_NAMED_EXCEPTION = re.compile(r"\b[A-Za-z_]\w*(?:Error|Exception)\b:")
 _CHAIN_CONTEXT = "During handling of the above exception, another exception occurred:"
 _CHAIN_CAUSE = "The above exception was the direct cause of the following exception:"
 

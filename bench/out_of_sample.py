@@ -322,12 +322,8 @@ def in_host_spelling(pairs: set[tuple[str, str]], catalog: Catalog) -> set[tuple
     (--cuda-graph-max-bs-decode 256 is 0.5.11's --cuda-graph-max-bs 256)."""
     out: set[tuple[str, str]] = set()
     for flag, value in pairs:
-        older = [
-            old
-            for old, r in catalog.history.replacements.items()
-            if r.flag == flag and r.value is None and r.value_from is None and catalog.knows(old)
-        ]
-        out.add((catalog.canonical(older[0]), value) if not catalog.knows(flag) and older else (flag, value))
+        older = catalog.older_names(flag)
+        out.add((older[0], value) if not catalog.knows(flag) and older else (flag, value))
     return out
 
 
