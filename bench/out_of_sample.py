@@ -296,24 +296,41 @@ def offline_right(
     verified fix (every pair it sets is in the fix, every flag it drops is not)."""
     diagnosis = classify(parse_text(output), catalog, Gate.PREFLIGHT)
     moves = offline_moves(diagnosis, catalog, source)
-    if not moves:
-        return False
-    move = moves[0]
-    for fix in fixes:
-        fix_flags = {f for f, _ in fix}
-        ok = True
-        for e in move.edits:
-            if (e.op is EditOp.DROP and catalog.canonical(e.target) in fix_flags) or (
-                e.op is EditOp.RENAME and catalog.canonical(str(e.value)) not in fix_flags
+    return bool(moves) and move_toward_fix(moves[0], fixes, catalog)
+
+
+def move_toward_fix(move: Move, fixes: list[set[tuple[str, str]]], catalog: Catalog) -> bool:
+    """``move`` applied to the base moves it toward one of the verified fixes: every pair it
+    sets is in the fix (or, for a flag the fix leaves out, is what SGLang uses when the flag
+    is left out), every flag it drops is not in it, every name it renames to is."""
+    return any(_toward(move, fix, catalog) for fix in fixes)
+
+
+def _toward(move: Move, fix: set[tuple[str, str]], catalog: Catalog) -> bool:
+    fix_flags = {f for f, _ in fix}
+    for e in move.edits:
+        flag = catalog.canonical(e.target)
+        if e.op is EditOp.DROP and flag in fix_flags:
+            return False
+        if e.op is EditOp.RENAME and catalog.canonical(str(e.value)) not in fix_flags:
+            return False
+        if e.op in (EditOp.SET, EditOp.SCALE):
+            shown = " ".join(e.value) if isinstance(e.value, tuple) else "True" if e.value is True else str(e.value)
+            if (flag, as_compared(shown)) not in fix and (
+                flag in fix_flags or not _left_out_value(flag, shown, catalog)
             ):
-                ok = False
-            elif e.op in (EditOp.SET, EditOp.SCALE):
-                shown = " ".join(e.value) if isinstance(e.value, tuple) else "True" if e.value is True else str(e.value)
-                if (catalog.canonical(e.target), as_compared(shown)) not in fix:
-                    ok = False
-        if ok:
-            return True
-    return False
+                return False
+    return True
+
+
+def _left_out_value(flag: str, shown: str, catalog: Catalog) -> bool:
+    """``shown`` is what SGLang uses for ``flag`` when it is not given: the parser's
+    default, or the field's fallback where the parser's default is None."""
+    info = catalog.flag(flag)
+    if info is None or info.kind not in ("value", "list"):
+        return False
+    left = info.default if info.default is not None else info.fallback
+    return left is not None and as_compared(str(left)) == as_compared(shown)
 
 
 def in_host_spelling(pairs: set[tuple[str, str]], catalog: Catalog) -> set[tuple[str, str]]:

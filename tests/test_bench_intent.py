@@ -5,8 +5,8 @@ user's key kept, and a winner without the flag is not."""
 from __future__ import annotations
 
 from autofix.catalog import load_catalog
-from autofix.model import REDACTED
-from bench.out_of_sample import canonical_pairs, kept
+from autofix.model import REDACTED, Edit, EditOp, Move
+from bench.out_of_sample import canonical_pairs, kept, move_toward_fix
 
 BASE = {("grpc-port", "50051"), ("api-key", "sk-user-1"), ("port", "30000")}
 FIX = {("api-key", "sk-user-1"), ("port", "30000")}
@@ -35,3 +35,19 @@ def test_a_json_value_is_compared_as_json() -> None:
     assert canonical_pairs({"served-model-name": "a b"}, catalog) != canonical_pairs(
         {"served-model-name": "a  b"}, catalog
     )
+
+
+def test_a_first_move_that_sets_the_parser_default_is_the_fix_that_leaves_the_flag_out() -> None:
+    """Round 38a: setting a flag to what SGLang uses when it is left out (the parser's
+    default, or the field's fallback where the parser's is None) launches what leaving it
+    out does, so `set swa-full-tokens-ratio=0.8` moves toward a fix without the flag;
+    another value does not, and the default is no match where the fix holds the flag
+    otherwise."""
+    catalog = load_catalog()
+    assert catalog.flag("swa-full-tokens-ratio").fallback == 0.8
+    without = [{("tp-size", "2")}]
+    assert move_toward_fix(Move((Edit(EditOp.SET, "swa-full-tokens-ratio", "0.8"),)), without, catalog)
+    assert not move_toward_fix(Move((Edit(EditOp.SET, "swa-full-tokens-ratio", "0.5"),)), without, catalog)
+    holds = [{("tp-size", "2"), ("swa-full-tokens-ratio", "0.5")}]
+    assert not move_toward_fix(Move((Edit(EditOp.SET, "swa-full-tokens-ratio", "0.8"),)), holds, catalog)
+    assert move_toward_fix(Move((Edit(EditOp.SET, "swa-full-tokens-ratio", "0.5"),)), holds, catalog)
