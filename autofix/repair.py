@@ -990,6 +990,7 @@ def infer(
     moves.extend(_sizes_with_units(subject, flags))
     moves.extend(_numbers_refused(message, flags))
     moves.extend(_past_bound(message, flags))
+    moves.extend(_within_capacity(message, flags))
     moves.extend(_value_made_divisible(message, flags))
     parser_text = _parser_text(subject)
     moves.extend(_from_argparse(parser_text, flags))
@@ -1358,6 +1359,29 @@ def _past_bound(message: str, flags: Flags) -> list[Move]:
             continue
         if (held > float(bound)) == (found.group("over") is not None):
             out.append(_inferred([Edit(EditOp.SET, flags.target(flag), bound)], "bound"))
+    return out
+
+
+# A capacity shown with its number bounding a size a parenthesis names: "SGLANG_X_PER_RANK
+# (default 4096) must be >= the per-rank dispatch tokens (chunked_prefill_size by default)".
+_CAPACITY_SHOWN = re.compile(
+    r"\((?:default:?\s*)?(?P<bound>\d+(?:\.\d+)?)\)\s+must be\s+"
+    r"(?:>=|at least|no less than|greater than or equal to|larger than or equal to)\s+"
+    r"(?P<rest>[^.;\n]{1,160})"
+)
+
+
+def _within_capacity(message: str, flags: Flags) -> list[Move]:
+    """A size the user set past a capacity the message shows by its number, brought down to
+    it: the check holds and the feature stays on (turning the size off comes later)."""
+    out: list[Move] = []
+    for found in _CAPACITY_SHOWN.finditer(message):
+        bound = found.group("bound")
+        for field in re.findall(r"\(([a-z][a-z0-9_]{1,60})\b", found.group("rest")):
+            spelled = flags.spelling(flag_name(field))
+            held = as_number(flags.candidate.arg(spelled)) if spelled else None
+            if spelled and not flags.is_pinned(spelled) and held is not None and held > float(bound):
+                out.append(_inferred([Edit(EditOp.SET, flags.target(spelled), bound)], "bound"))
     return out
 
 
