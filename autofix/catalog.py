@@ -43,6 +43,7 @@ FILE_KEYS = (
     "host_facts",
     "intent",
     "primary",
+    "roles",
     "gpu_counts",
     "gpu_shares",
     "words",
@@ -246,6 +247,9 @@ class Catalog:
     # or drops one the user set, where the message does not name it, ranks after the moves
     # that keep them.
     primary: frozenset[str] = frozenset()
+    # The deployment's shape among them (the disaggregation role): one the user set is kept
+    # even where a message names the value a feature needs; the feature goes first.
+    roles: frozenset[str] = frozenset()
     # How messages name a flag in prose (--pp-size: "pipeline parallel"; the parser's help
     # words), lower case: a message that says them names the flag.
     words: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
@@ -597,6 +601,7 @@ def parse_catalog(texts: Mapping[str, str], flag_texts: Mapping[str, str] | None
     intent: dict[str, tuple[str, ...]] = {}
     gpu_counts: set[str] = set()
     primary: set[str] = set()
+    roles: set[str] = set()
     components: list[Component] = []
     optional: list[re.Pattern[str]] = []
     env_domains: dict[str, re.Pattern[str]] = {}
@@ -643,6 +648,7 @@ def parse_catalog(texts: Mapping[str, str], flag_texts: Mapping[str, str] | None
             intent[str(flag)] = tuple(str(s) for s in serves)
         gpu_counts |= _flag_list(data, "gpu_counts", name)
         primary |= _flag_list(data, "primary", name)
+        roles |= _flag_list(data, "roles", name)
         components.extend(_parse_component(raw, name, i) for i, raw in enumerate(data.get("components") or []))
         optional.extend(_patterns(data, "optional", name))
         for flag, known in (data.get("names") or {}).items():
@@ -694,6 +700,7 @@ def parse_catalog(texts: Mapping[str, str], flag_texts: Mapping[str, str] | None
         intent=intent,
         gpu_counts=frozenset(gpu_counts),
         primary=frozenset(primary),
+        roles=frozenset(roles),
         words=words,
         names=names,
         folds=folds,

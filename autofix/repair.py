@@ -216,29 +216,39 @@ def propose(
     # one server under two spellings both stay: the search weighs a value set and a flag
     # taken away differently, and which spelling comes first decides the line it follows.)
     own = same_launch(candidate, catalog).key
-    for found in ([renamed] if renamed else []) + moves:
+
+    def consider(found: Move) -> None:
         # A move written for another release's flags (a class's, the log's own advice) is
         # made in the host's; one the host has nothing for is no move.
         move = in_host_release(found, candidate, catalog)
         if move is None:
-            continue
+            return
         move = _groups_with_switch(move, flags)
         if source:
             move = with_requirements(move, candidate, source, flags)
         # A rename keeps the user's value under the parser's name: never a pinned-flag edit;
         # nor is keeping the first of the values a pinned flag was given.
         if any(_edits_pin(e, candidate, flags) for e in move.edits):
-            continue
+            return
         child = apply(candidate, move)
         if child.key in seen or any(child.has(flag) for flag in refused) or same_launch(child, catalog).key == own:
-            continue
+            return
         tier = _tier(move, candidate, child, catalog, diagnosis.subject.said or "")
         if tier == GIVES_UP_TIER and move.origin == WORDS_ORIGIN and diagnosis.failure.gate.on_gpus:
             # A running server's failure that only mentions a primary choice (a title's
             # "tp-4 start timeout") does not refuse it, as a parser or validator would.
-            continue
+            return
         seen.add(child.key)
         children.append((tier, move, child))
+
+    for found in ([renamed] if renamed else []) + moves:
+        consider(found)
+    if children and all(_changes_role(candidate, c, catalog) for _, _, c in children):
+        # Every move read off the failure changes the role the user set (the message names
+        # the one a feature needs): the flags the message's words point at come in, so a
+        # feature it names ("DWDP requires ...") can go before the role.
+        for found in _related_by_words(failure_text, flags):
+            consider(found)
     if not any(move.origin == FOLD_ORIGIN for _, move, _ in children):
         # Leaving GPUs idle is a cost only beside a fold that keeps them all (a size the
         # message refuses may count replicas the user never meant: dp beside attention DP).
@@ -402,6 +412,8 @@ def gives_up_primary(base: Candidate, child: Candidate, catalog: Catalog, messag
         before = value(base, flag)
         if before is None or value(child, flag) == before:
             continue
+        if flag in catalog.roles and not _parser_refused_flag(flag, catalog, message):
+            return True  # the deployment's shape, kept whatever the message names
         # A drafter that goes with the algorithm it serves is judged with that algorithm.
         if any(value(child, served) != value(base, served) for served in catalog.intent.get(flag, ())):
             continue
@@ -419,6 +431,20 @@ def gives_up_primary(base: Candidate, child: Candidate, catalog: Catalog, messag
             continue
         return True
     return False
+
+
+def _changes_role(base: Candidate, child: Candidate, catalog: Catalog) -> bool:
+    """``child`` changes or drops a role the user set (the disaggregation mode)."""
+    return any(
+        value_of(base, flag, catalog) is not None and value_of(child, flag, catalog) != value_of(base, flag, catalog)
+        for flag in catalog.roles
+    )
+
+
+def _parser_refused_flag(flag: str, catalog: Catalog, message: str) -> bool:
+    """argparse refused the value given to ``flag`` (any spelling): mending it is no change
+    of what the user chose."""
+    return any(re.search(rf"argument --{re.escape(s)}\b[^:]*: invalid", message) for s in catalog.spellings(flag))
 
 
 _TOLD_TO_CHANGE = re.compile(
