@@ -786,11 +786,21 @@ def exclusive_switches(message: str, catalog: Catalog) -> list[str]:
     for sentence in _SENTENCE.findall(message):
         if not _EXCLUSIVE.search(sentence):
             continue
-        for named in _FLAG_IN_TEXT.findall(sentence):
+        for named in _FLAG_IN_TEXT.findall(sentence) or _bare_flags(sentence, catalog):
             info = catalog.flag(named)
             if info is not None and info.kind == "bool" and catalog.canonical(named) not in out:
                 out.append(catalog.canonical(named))
     return out
+
+
+# A flag's name written without its dashes: two hyphens or more, so an English compound
+# ("two-batch") is not read as one.
+_BARE_FLAG = re.compile(r"(?<![\w-])([a-z][a-z0-9]*(?:-[a-z0-9]+){2,})(?![\w-])")
+
+
+def _bare_flags(text: str, catalog: Catalog) -> list[str]:
+    """The flags ``text`` names by their parser name without dashes, in order."""
+    return [name for name in _BARE_FLAG.findall(text) if catalog.knows(name)]
 
 
 def _shown(text: str) -> ArgValue:
