@@ -94,6 +94,11 @@ def more_gpus(
     # sizes say there are at least that many GPUs, whatever the base's tp says.
     inside = [_given(base, s) for s, switch in sharing.items() if _switched_on(base, switch)]
     have = max([math.prod(size(base, g) for g in gpus), *inside])
+    # Fewer GPUs than the machines it spans: the sizes were given per node (TP 2 on four
+    # nodes is two GPUs on each), so the host has that many on every node.
+    nodes = max((size(base, g) for g in machines), default=1.0)
+    if have < nodes:
+        have *= nodes
     return math.prod(size(candidate, g) for g in gpus) > have
 
 

@@ -45,3 +45,21 @@ def test_without_nodes_the_group_comes_down_first() -> None:
 def test_nodes_that_do_not_divide_tp_are_not_answered_by_more_tp() -> None:
     labels = _labels({"tp-size": "8", "nnodes": "3", "node-rank": "0"}, "assert self.tp_size % self.nnodes == 0")
     assert labels[0] != "set tp-size=24", labels
+
+
+def test_fewer_gpus_than_nodes_is_tp_given_per_node() -> None:
+    """Round 38e, written before the change: TP 2 over four nodes is fewer GPUs than
+    machines, so the 2 is what one node holds: TP over the nodes (2 x 4 = 8) comes first,
+    and is no request for hardware the command did not describe (four nodes of two)."""
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/opt/venv/lib/python3.10/site-packages/sglang/srt/server_args.py", line 700, in __post_init__\n'
+        '    assert self.tp_size % self.nnodes == 0, "tp_size must be divisible by number of nodes"\n'
+        "AssertionError: tp_size must be divisible by number of nodes\n"
+    )
+    diagnosis = classify(parse_text(text), BARE, Gate.PREFLIGHT)
+    args = {"model-path": "/m", "tp-size": "2", "nnodes": "4", "node-rank": "0"}
+    found = propose(Candidate.build(args), diagnosis, BARE, pinned=("model-path",))
+    labels = [p.move.label() for p in found]
+    assert labels[0] == "set tp-size=8", labels
+    assert "set nnodes=2" in labels  # the other reading, after
