@@ -113,6 +113,7 @@ SETS = (
     "sglang-0.5.11-first",
     "sglang-0.5.11-second",
     "sglang-0.5.11-third",
+    "sglang-0.5.11-fourth",
     "spellings",
 )
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
