@@ -1225,8 +1225,9 @@ _NUMBER_REFUSED = re.compile(r"(?i)invalid (?:int|integer|float) value|suffix|no
 
 def _members_mended(flag: str, choices: Sequence[str], flags: Flags) -> tuple[str, ...]:
     """A list flag's members as the user gave them, each one the parser refuses replaced by
-    the choices it fuses (qkv_proj: q_proj k_proj v_proj) or else its nearest choice; ()
-    when the flag holds no list or a refused member has no reading."""
+    the choices it fuses (qkv_proj: q_proj k_proj v_proj) or else its nearest choice, and
+    left out when it has neither (a module the release does not take: the others stay);
+    () when the flag holds no list or no member would stay."""
     spelled = flags.spelling(flag)
     members = flags.candidate.arg(spelled) if spelled and flags.known(flag) else None
     if not flags.catalog.takes_list(flag) or not isinstance(members, tuple):
@@ -1238,10 +1239,8 @@ def _members_mended(flag: str, choices: Sequence[str], flags: Flags) -> tuple[st
             continue
         near = [c for c in closest_choices(member, choices, [])[:1] if near_choice(member, c)]
         parts = _fused_parts(member, choices) or near
-        if not parts:
-            return ()
         out.extend(p for p in parts if p not in out)
-    return tuple(out)
+    return tuple(out) if out and tuple(out) != members else ()
 
 
 def _fused_parts(name: str, choices: Sequence[str]) -> list[str]:

@@ -33,3 +33,16 @@ def test_a_misspelt_member_is_mended_in_place() -> None:
 def test_a_single_value_is_still_replaced_by_the_nearest_choice() -> None:
     labels = _labels("o_prj", "o_prj")
     assert labels[0] == "set lora-target-modules=o_proj", labels
+
+
+def test_a_member_with_no_reading_leaves_and_the_others_stay() -> None:
+    """Round 38f, written before the change: a member the release does not take at all
+    (embed_tokens, lm_head: no choice near it, no parts) leaves the list; the members the
+    parser takes stay. The engine replaced the whole list by one chance choice."""
+    labels = _labels("q_proj k_proj v_proj o_proj embed_tokens lm_head", "embed_tokens")
+    assert labels[0] == "set lora-target-modules=q_proj k_proj v_proj o_proj", labels
+
+
+def test_a_list_of_only_unreadable_members_is_not_emptied() -> None:
+    labels = _labels("embed_tokens lm_head", "embed_tokens")
+    assert "set lora-target-modules=" not in labels
