@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import itertools
+import json
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -1304,10 +1305,25 @@ def _extra_values(left_over: str, flags: Flags) -> list[Move]:
         info = flags.catalog.flag(name)
         if info is None or info.kind != "value" or not isinstance(value, tuple) or len(value) < 2:
             continue
-        if set(value[1:]) <= words:
+        if {w.strip("'\"") for w in value[1:]} <= words:
+            joined = " ".join(value)
+            if _is_json(joined) and not flags.is_pinned(name):
+                # JSON a shell split at its spaces (an unquoted variable): joined again.
+                out.append(_inferred([Edit(EditOp.SET, name, joined)], "argparse"))
             # (of a pinned flag too: its first value is the one the user pinned)
             out.append(_inferred([Edit(EditOp.SET, name, value[0])], "argparse"))
     return out
+
+
+def _is_json(text: str) -> bool:
+    """Whether ``text`` is a JSON object or list."""
+    if not text.lstrip().startswith(("{", "[")):
+        return False
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _switch_given_value(message: str, flags: Flags) -> list[Move]:
