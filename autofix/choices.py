@@ -26,7 +26,8 @@ MODE_WORDS: Mapping[str, tuple[str, ...]] = {
     "off": ("none", "disabled", "disable", "false"),
     "disabled": ("none", "off", "disable", "false"),
     "disable": ("none", "off", "disabled", "false"),
-    "none": ("off", "disabled", "disable", "unquant", "unquantized", "false"),
+    "none": ("null", "off", "disabled", "disable", "unquant", "unquantized", "false"),
+    "null": ("none", "off", "disabled", "disable", "false"),
 }
 NEAR_SPELLING = 0.8  # difflib's ratio of two spellings a typo apart
 
@@ -51,7 +52,23 @@ def near_choice(given: str, choice: str) -> bool:
         return True
     if _shortens(g, c) or _shortens(c, g):
         return True  # given abbreviates the choice (bf16), or the choice what was written (hf)
+    if _same_stem(g, c):
+        return True  # the same word with another ending (decoding: decode)
     return difflib.SequenceMatcher(None, g, c).ratio() >= NEAR_SPELLING
+
+
+# Endings that inflect one word (decode, decoding, decoded, decodes).
+_ENDINGS = frozenset(["", "e", "s", "es", "ed", "er", "ing", "ion", "ation"])
+MIN_STEM = 4
+
+
+def _same_stem(a: str, b: str) -> bool:
+    """``a`` and ``b`` are one word with other endings: a shared start of MIN_STEM letters
+    or more, after which each goes on only by an inflection ending."""
+    stem = 0
+    while stem < min(len(a), len(b)) and a[stem] == b[stem]:
+        stem += 1
+    return stem >= MIN_STEM and a[stem:] in _ENDINGS and b[stem:] in _ENDINGS
 
 
 def _shortens(short: str, long: str) -> bool:

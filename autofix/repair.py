@@ -1186,9 +1186,9 @@ def _from_argparse(message: str, flags: Flags) -> list[Move]:
             out.append(_inferred([Edit(EditOp.SET, flags.target(flag), mended)], "argparse"))
         preferred = [str(v) for v in flags.catalog.domain(flag)]
         ranked = closest_choices(given, choices, preferred)[:2]
-        # Among many choices a spelling that is not near is chance, not what was meant:
-        # the default (the flag dropped) goes before it.
-        near = [c for c in ranked if len(choices) <= LONG_CHOICE_LIST or near_choice(given, c)]
+        # A spelling that is not near is chance, not what was meant: the default (the flag
+        # dropped) goes before it.
+        near = [c for c in ranked if near_choice(given, c)]
         for best in near:
             out.append(_inferred([Edit(EditOp.SET, flags.target(flag), best)], "argparse"))
         if flags.spelling(flag):
@@ -1315,6 +1315,16 @@ def _extra_values(left_over: str, flags: Flags) -> list[Move]:
     return out
 
 
+def _deprecated_for(name: str, flags: Flags) -> str | None:
+    """The flag a past release named as ``name``'s replacement, when the host has it and it
+    takes a value (the replacement of a switch kept as a deprecation notice)."""
+    replacement = flags.catalog.history.replacements.get(flags.catalog.canonical(name))
+    if replacement is None or replacement.value is not None or replacement.value_from is not None:
+        return None
+    info = flags.catalog.flag(replacement.flag)
+    return replacement.flag if info is not None and info.kind in ("value", "list") else None
+
+
 def _is_json(text: str) -> bool:
     """Whether ``text`` is a JSON object or list."""
     if not text.lstrip().startswith(("{", "[")):
@@ -1341,6 +1351,11 @@ def _switch_given_value(message: str, flags: Flags) -> list[Move]:
             continue
         if flags.is_pinned(name):
             continue
+        successor = _deprecated_for(name, flags)
+        if successor is not None:
+            # A renamed flag the host keeps only as a deprecation notice (no argument): the
+            # value goes to what replaced it.
+            out.append(_inferred([Edit(EditOp.RENAME, name, successor)], "switch"))
         if value.lower() in ON_WORDS:
             out.append(_inferred([Edit(EditOp.SET, name, True)], "switch"))
             continue
