@@ -3,8 +3,9 @@ list. The spelling nearest to a value the host does not have (a vendor fork's ba
 removed mode) among a dozen or more choices is not what the user meant: it is some other
 feature that happens to share letters. An operator goes back to the default first, and
 tries a near spelling first only when it is near: a typo, another case or separator, a
-prefix or an abbreviation. (Round 38h: in a short list too.) These tests use their own
-values."""
+prefix or an abbreviation. In a short list, any choice is near enough to try first (round
+38h measured the default first there too: 125 against 131 of 152 refusals in the fresh sets
+went toward a fix, so it stays). These tests use their own values."""
 
 from __future__ import annotations
 
@@ -47,13 +48,6 @@ def test_a_prefix_in_a_long_list_is_the_choice_it_starts() -> None:
 
 def test_in_a_short_list_the_nearest_choice_is_still_tried_first() -> None:
     assert first_label("speculative-attention-mode", "decoding") == "set speculative-attention-mode=decode"
-
-
-def test_in_a_short_list_a_value_near_no_choice_goes_back_to_the_default_first() -> None:
-    """Round 38h, written before the change: a backend the release removed ('flashinfer'
-    for --lora-backend) is near none of five choices; the nearest by letters ('ascend', a
-    vendor's) is chance there as in a long list. The default goes first."""
-    assert first_label("lora-backend", "flashinfer") == "drop lora-backend"
 
 
 def test_a_word_inflected_otherwise_is_near() -> None:
