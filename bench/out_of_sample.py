@@ -75,6 +75,7 @@ SETS = (
     "sglang-0.5.23-twenty-third",
     "sglang-0.5.23-twenty-fourth",
     "sglang-0.5.23-twenty-fifth",
+    "sglang-0.5.23-twenty-sixth",
     "sglang-0.5.23-crossover",
     "sglang-0.5.23-crossover2",
     "sglang-0.5.23-crossover3",
