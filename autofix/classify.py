@@ -231,9 +231,22 @@ def _said_before_the_cut(journal: Journal) -> Subject | None:
     killed it: the newest line its rank printed before it that states a failure."""
     for tb in journal.tracebacks:
         said = None if tb.exc_type else next((ln for ln in reversed(tb.rank_said) if failure_evidence(ln) > 0), None)
+        if said is None and not tb.exc_type and tb.frames and tb.preceding:
+            # A logger's line right before it (another library's "WARNING 05-02 10:00:00
+            # ext.py:12] Failed to import ..."), pasted as prose: the process said it too.
+            last = tb.preceding[-1]
+            said = last if _LOGGER_LINE.match(last) and failure_evidence(last) > 0 else None
         if said is not None:
             return Subject("error_line", said, None, cut=tb)
     return None
+
+
+# A logger's line: its level and time then where it was logged ("WARNING 05-02 10:00:00
+# ext.py:12] ...", "E0521 10:00:00.123 file.cc:42] ..."), maybe in a pasted backtick.
+_LOGGER_LINE = re.compile(
+    r"^\W{0,3}(?:(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\s+\d\d-\d\d\s+\d\d:\d\d:\d\d|[IWEF]\d{4}\s+\d\d:\d\d:\d\d)"
+    r"[^\]]{0,60}\]\s"
+)
 
 
 def _cut_traceback(journal: Journal) -> Traceback | None:
