@@ -353,6 +353,8 @@ def kept(
     held: set[tuple[str, str]],
     base: set[tuple[str, str]],
     resolved: dict[str, object] | None = None,
+    *,
+    catalog: Catalog | None = None,
 ) -> bool:
     """The winner keeps the user's intent: it holds every flag and value of the verified
     fix (as written, or as what SGLang resolved the winner to: 0.5.23 itself turns the
@@ -363,8 +365,15 @@ def kept(
     seen = {k: str(v) for k, v in (resolved or {}).items()}
     # A secret flag's value is kept out of the store (REDACTED there): the winner holds the
     # user's key when it holds the flag.
+    # (A flag the winner leaves out launches with what SGLang uses then: the parser's
+    # default, or the field's fallback; the fix's pair of that value is held.)
+    given = {flag for flag, _ in held}
     holds = all(
-        pair in held or (pair[0], REDACTED) in held or seen.get(pair[0].replace("-", "_")) == pair[1] for pair in fix
+        pair in held
+        or (pair[0], REDACTED) in held
+        or seen.get(pair[0].replace("-", "_")) == pair[1]
+        or (catalog is not None and pair[0] not in given and _left_out_value(pair[0], pair[1], catalog))
+        for pair in fix
     )
     return holds and not any(value == "True" for _, value in held - fix - base)
 
@@ -445,7 +454,11 @@ def search_cases(
                     held = {(f, "True" if v == "True" else v) for f, v in held}
                     base_pairs = canonical_pairs(config.base.args_dict(), host_catalog)
                     resolved = dict(by_id[winner.id].resolved) if winner.id in by_id else {}
-                    intent = any(kept(fix, held, base_pairs, resolved) for fix in fixes) if fixes else None
+                    intent = (
+                        any(kept(fix, held, base_pairs, resolved, catalog=host_catalog) for fix in fixes)
+                        if fixes
+                        else None
+                    )
                     label = "; ".join(m.label() for m in _winner_moves(runner, result.run.id, winner)) or "(base)"
                 chain = int(case.get("chain_length", 1))
                 results.append(

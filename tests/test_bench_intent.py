@@ -51,3 +51,16 @@ def test_a_first_move_that_sets_the_parser_default_is_the_fix_that_leaves_the_fl
     holds = [{("tp-size", "2"), ("swa-full-tokens-ratio", "0.5")}]
     assert not move_toward_fix(Move((Edit(EditOp.SET, "swa-full-tokens-ratio", "0.8"),)), holds, catalog)
     assert move_toward_fix(Move((Edit(EditOp.SET, "swa-full-tokens-ratio", "0.5"),)), holds, catalog)
+
+
+def test_a_winner_without_a_flag_holds_the_fixs_default_value_of_it() -> None:
+    """Round 38k: the winner that leaves --disaggregation-transfer-backend out launches
+    with mooncake, the parser's default, which is the fix's `mooncake`; another value of the
+    fix is not held that way, and a winner that sets the flag otherwise does not hold it."""
+    catalog = load_catalog()
+    assert catalog.flag("disaggregation-transfer-backend").default == "mooncake"
+    fix = {("disaggregation-transfer-backend", "mooncake"), ("tp-size", "8")}
+    base = {("disaggregation-transfer-backend", "fake"), ("tp-size", "8")}
+    assert kept(fix, {("tp-size", "8")}, base, catalog=catalog)
+    assert not kept(fix, {("tp-size", "8"), ("disaggregation-transfer-backend", "nixl")}, base, catalog=catalog)
+    assert not kept({("disaggregation-transfer-backend", "nixl")}, set(), base, catalog=catalog)
