@@ -1034,6 +1034,7 @@ def infer(
     moves.extend(_switch_given_value(parser_text, flags))
     moves.extend(got_refused(message, flags))  # a value changed before a flag is dropped
     moves.extend(_from_message(message, flags))
+    moves.extend(_rule_name_missing(message, flags))
     moves.extend(_list_members(message, flags))
     moves.extend(_spelled_list(message, flags))
     moves.extend(wording_moves(message, flags))
@@ -1507,6 +1508,31 @@ def _list_members(message: str, flags: Flags) -> list[Move]:
             if kept and kept != value and any(as_number(v) is not None for v in kept):
                 out.append(_inferred([Edit(EditOp.SET, name, kept)], "members"))
     return out
+
+
+# "Unsupported --x rule type: '100'. Must be one of: 'tse', 'default', 'custom'": the
+# first member of a list must name its rule.
+_RULE_NAME_REFUSED = re.compile(
+    r"--(?P<flag>[a-z0-9][a-z0-9-]*)\s+(?:rule|type|mode|kind)(?:\s+type)?:?\s+'(?P<given>[^']*)'"
+    r"[^:]{0,40}(?:one of|choose from|supported|allowed)[^:]{0,20}:\s*(?P<names>(?:'[\w-]+'(?:,\s*|\s+or\s+)?){2,})"
+)
+# The names of a rule that takes the values the user gives (the others compute them).
+_USER_VALUES = frozenset(["custom", "manual", "explicit", "user", "list", "fixed", "values"])
+
+
+def _rule_name_missing(message: str, flags: Flags) -> list[Move]:
+    """A list flag given only the values of a rule whose name goes first: each name the
+    message lists put in front of them, the one meaning values the user gives first."""
+    found = _RULE_NAME_REFUSED.search(message)
+    spelled = flags.spelling(found.group("flag")) if found else None
+    if found is None or spelled is None or flags.is_pinned(spelled):
+        return []
+    value = flags.candidate.arg(spelled)
+    if not isinstance(value, tuple) or not value or as_number(value[0]) is None or value[0] != found.group("given"):
+        return []
+    names = re.findall(r"'([\w-]+)'", found.group("names"))
+    names.sort(key=lambda n: n.lower() not in _USER_VALUES)
+    return [_inferred([Edit(EditOp.SET, flags.target(spelled), (name, *value))], "members") for name in names]
 
 
 def _members_kept(value: tuple[str, ...], rule: str) -> tuple[str, ...]:
