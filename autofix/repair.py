@@ -1580,6 +1580,7 @@ def _comma_list(typed: re.Match[str], flags: Flags) -> tuple[str, ...] | None:
 LONG_CHOICE_LIST = 10  # more choices than this: a near spelling may be chance
 
 
+MAX_PORT = 65535  # the last TCP port
 MAX_ON_VALUES = 3
 
 
@@ -1591,7 +1592,28 @@ def on_values(flag: str, flags: Flags) -> list[ArgValue]:
     domain = [str(v) for v in flags.catalog.domain(flag)]
     choices = [str(c) for c in (info.choices if info else ()) if str(c).lower() not in OFF_WORDS]
     out = [normalize_value(v) for v in dict.fromkeys([*domain, *choices])]
+    if not out and info is not None and info.type == "int" and flags.catalog.canonical(flag).endswith("-port"):
+        out = [_next_free_port(flags)]
     return [v for v in out if v is not None][:MAX_ON_VALUES]
+
+
+def _next_free_port(flags: Flags) -> str | None:
+    """The port next to the server's own (--port, else the parser's default) that no other
+    port flag of the command holds: where a second listener of the same server goes."""
+    spelled = flags.spelling("port")
+    info = flags.catalog.flag("port")
+    server = as_number(flags.candidate.arg(spelled)) if spelled else as_number(info.default if info else None)
+    if server is None or not server.is_integer():
+        return None
+    taken = {
+        as_number(value)
+        for name, value in flags.candidate.args
+        if flags.catalog.canonical(name).endswith("port") and isinstance(value, str)
+    }
+    port = int(server) + 1
+    while port in taken:
+        port += 1
+    return str(port) if port <= MAX_PORT else None
 
 
 def _turn_on_value(flag: str, flags: Flags) -> ArgValue | None:
