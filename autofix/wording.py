@@ -81,7 +81,10 @@ def wording_moves(message: str, flags: Flags) -> list[Move]:
 # --- a value the check got, beside what it accepts ------------------------------------------
 
 # "got ['triton']", "(got 'breakable')", "got: x": what the check was given.
-_GOT = re.compile(r"\bgot:?\s*(?P<got>\[[^\]\n]{1,200}\]|'[^'\n]{1,80}'|\"[^\"\n]{1,80}\"|[A-Za-z0-9_][\w.-]*)")
+_GOT = re.compile(
+    r"\bgot:?\s*(?:--[a-z0-9][a-z0-9-]*\s*=\s*)?"
+    r"(?P<got>\[[^\]\n]{1,200}\]|'[^'\n]{1,80}'|\"[^\"\n]{1,80}\"|[A-Za-z0-9_][\w.-]*)"
+)
 
 
 def got_refused(message: str, flags: Flags) -> list[Move]:
@@ -98,12 +101,23 @@ def got_refused(message: str, flags: Flags) -> list[Move]:
                 continue
             info = flags.catalog.flag(name)
             choices = {str(c) for c in info.choices} if info is not None else set()
+            # (then its choices the message writes as plain words: "requires Triton, or Helion")
+            worded = _choices_in_words(message[: found.start()], choices)
             out.extend(
                 _inferred([Edit(EditOp.SET, name, item)], "wording")
-                for item in named
+                for item in dict.fromkeys([*named, *worded])
                 if item in choices and item not in got
             )
     return out
+
+
+MIN_WORDED_CHOICE = 4  # shorter choices (fa3, ep, none) are too often other words
+
+
+def _choices_in_words(text: str, choices: set[str]) -> list[str]:
+    """The choices ``text`` writes as words, any case, in its order."""
+    by_word = {c.lower(): c for c in choices if len(c) >= MIN_WORDED_CHOICE}
+    return [by_word[w.lower()] for w in re.findall(r"[A-Za-z][\w-]*", text) if w.lower() in by_word]
 
 
 def _items_named(text: str) -> list[str]:

@@ -31,3 +31,15 @@ def test_quoted_values_and_a_parenthesised_got() -> None:
 def test_a_value_no_flag_holds_is_no_move() -> None:
     got = labels({"tp-size": "2"}, "Pager supports 'full' or 'disabled' (got 'breakable').")
     assert not any(label.startswith("set cuda-graph-backend") for label in got), got
+
+
+def test_choices_named_in_plain_words_and_a_flag_shown_with_what_it_got() -> None:
+    """Round 38n: "requires Triton, or Helion for KDA, as the ... backend; got
+    --linear-attn-decode-backend='cutedsl'": the flag is shown with its value, and the
+    values it needs are its choices written as plain (capitalised) words."""
+    got = labels(
+        {"linear-attn-decode-backend": "cutedsl", "enable-linear-replayssm": True},
+        "--enable-linear-replayssm requires Triton, or Helion for KDA, as the linear-attn decode backend; "
+        "got --linear-attn-decode-backend='cutedsl'.",
+    )
+    assert got[:2] == ["set linear-attn-decode-backend=triton", "set linear-attn-decode-backend=helion"], got
