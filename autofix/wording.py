@@ -111,6 +111,37 @@ def got_refused(message: str, flags: Flags) -> list[Move]:
     return out
 
 
+# "Set --x to one of them": the values the message listed (in brackets) are the ones to give.
+_SET_TO_ONE_OF = re.compile(r"(?i)\b(?:set|use|change)\s+--(?P<flag>[a-z0-9][a-z0-9-]*)\s+to\s+one\s+of\b")
+
+
+def set_to_one_of(message: str, flags: Flags) -> list[Move]:
+    """The flag a message tells the operator to set to one of the values it listed: each
+    listed value the flag takes, those the command already gives another flag first (the
+    target's backend for the draft's, a flag of the same kind before others), then in the
+    message's order."""
+    found = _SET_TO_ONE_OF.search(message)
+    if found is None or flags.catalog.flag(found.group("flag")) is None or flags.is_pinned(found.group("flag")):
+        return []
+    flag = found.group("flag")
+    info = flags.catalog.flag(flag)
+    choices = {str(c) for c in info.choices} if info is not None else set()
+    spelled = flags.spelling(flag)
+    current = flags.candidate.arg(spelled) if spelled else None
+    # (a flag with no choices of its own, a string naming a backend, takes what is listed)
+    listed = [v for v in _items_named(message[: found.start()]) if (v in choices or not choices) and v != current]
+    # Held by a flag of the same kind (its name's words shared: attention-backend for the
+    # draft's attention backend) goes first, then held by any other flag.
+    words = set(flags.catalog.canonical(flag).split("-"))
+    kin: dict[str, int] = {}
+    for name, held in flags.candidate.args:
+        if name != spelled and isinstance(held, str):
+            shared = len(words & set(flags.catalog.canonical(name).split("-")))
+            kin[held] = max(kin.get(held, 0), shared + 1)
+    listed.sort(key=lambda v: -kin.get(v, 0))
+    return [_inferred([Edit(EditOp.SET, flags.target(flag), v)], "wording") for v in dict.fromkeys(listed)]
+
+
 MIN_WORDED_CHOICE = 4  # shorter choices (fa3, ep, none) are too often other words
 
 
