@@ -142,6 +142,30 @@ def set_to_one_of(message: str, flags: Flags) -> list[Move]:
     return [_inferred([Edit(EditOp.SET, flags.target(flag), v)], "wording") for v in dict.fromkeys(listed)]
 
 
+# "require --x set to the current effective EP size": a flag asked to equal a size named
+# in words.
+_SET_TO_NAMED = re.compile(
+    r"(?i)\brequires?\s+--(?P<flag>[a-z0-9][a-z0-9-]*)\s+(?:to\s+be\s+)?set\s+to\s+(?:the\s+)?"
+    r"(?P<words>[a-z][a-z ]{2,60}?)\s*(?:[.,;(]|$)"
+)
+
+
+def set_to_named_size(message: str, flags: Flags) -> list[Move]:
+    """The flag a message asks to equal a size it names in words (the catalogue's words for
+    a flag: "EP size"), set to that size's value as the command gives it."""
+    out: list[Move] = []
+    for found in _SET_TO_NAMED.finditer(message):
+        flag, words = found.group("flag"), found.group("words").lower()
+        if flags.catalog.flag(flag) is None or flags.is_pinned(flag):
+            continue
+        for named, phrases in flags.catalog.words.items():
+            spelled = flags.spelling(named)
+            value = flags.candidate.arg(spelled) if spelled else None
+            if named != flag and any(p in words for p in phrases) and isinstance(value, str) and as_number(value):
+                out.append(_inferred([Edit(EditOp.SET, flags.target(flag), value)], "wording"))
+    return out
+
+
 MIN_WORDED_CHOICE = 4  # shorter choices (fa3, ep, none) are too often other words
 
 
