@@ -1014,12 +1014,13 @@ def infer(
     ``running``: the server failed at run time (a launch gate, not argument validation)."""
     from .jsonargs import json_moves
     from .validation import validation_moves  # it builds on this module's helpers
-    from .wording import got_refused, none_compared, set_to_named_size, set_to_one_of, wording_moves
+    from .wording import got_refused, host_only, none_compared, set_to_named_size, set_to_one_of, wording_moves
 
     moves: list[Move] = []
     message = subject.said or ""
     moves.extend(set_to_one_of(message, flags))  # the message names its own fix
     moves.extend(set_to_named_size(message, flags))
+    moves.extend(host_only(message, flags))
     moves.extend(_told_to_turn_off(message, flags))
     moves.extend(_exclusive_dropped(message, flags))
     moves.extend(_unless_feature(message, flags))

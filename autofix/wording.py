@@ -166,6 +166,32 @@ def set_to_named_size(message: str, flags: Flags) -> list[Move]:
     return out
 
 
+# A check that takes host names alone.
+_HOST_ONLY = re.compile(
+    r"(?i)host ?names? only|ports? (?:are|is) not (?:supported|allowed)|without (?:a |the )?(?:scheme|port)"
+    r"|does not appear to be an IPv4 or IPv6 address"
+)
+_URL_OR_PORT = re.compile(r"^(?:[a-z][a-z0-9+.-]*://)?(?P<host>[A-Za-z0-9.-]+)(?::\d+)?(?:/.*)?$")
+
+
+def host_only(message: str, flags: Flags) -> list[Move]:
+    """A flag holding the value a host-name check quotes: every member its host (the
+    scheme, port and path gone), in one move."""
+    if not _HOST_ONLY.search(message):
+        return []
+    quoted = {a or b for a, b in _QUOTED.findall(message)}
+    out: list[Move] = []
+    for name, value in flags.candidate.args:
+        members = value if isinstance(value, tuple) else (value,) if isinstance(value, str) else ()
+        if flags.is_pinned(name) or not quoted & set(members):
+            continue
+        hosts = [found.group("host") if (found := _URL_OR_PORT.match(m)) else m for m in members]
+        if tuple(hosts) != tuple(members):
+            mended: ArgValue = tuple(hosts) if isinstance(value, tuple) else hosts[0]
+            out.append(_inferred([Edit(EditOp.SET, name, mended)], "wording"))
+    return out
+
+
 MIN_WORDED_CHOICE = 4  # shorter choices (fa3, ep, none) are too often other words
 
 
