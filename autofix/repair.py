@@ -469,8 +469,19 @@ def _context_only(flag: str, base: Candidate, catalog: Catalog, message: str) ->
     found = _SUBJECT_FLAG.match(message.strip())
     if found is None or _TOLD_TO_CHANGE.search(message):
         return False  # (a message that tells what to do with a flag names it as the fix)
+    if _required_of(flag, catalog, message):
+        return False  # (what the feature requires of the flag: "requires attn_cp_size == 1")
     subject = catalog.canonical(found.group("flag"))
     return subject != flag and subject not in catalog.primary and value_of(base, subject, catalog) is not None
+
+
+def _required_of(flag: str, catalog: Catalog, message: str) -> bool:
+    """The message states a value the flag must hold ("requires attn_cp_size == 1",
+    "requires --pp-size to be 1")."""
+    names = [re.escape(f"--{s}") for s in catalog.spellings(flag)] + [re.escape(field_name(flag))]
+    return bool(
+        re.search(rf"(?i)\brequires?\s+(?:that\s+)?(?:{'|'.join(names)})\s*(?:==|=|!=|<=|>=|<|>|to be|must)", message)
+    )
 
 
 def _message_names(flag: str, catalog: Catalog, message: str) -> bool:
