@@ -65,10 +65,18 @@ def secret_env_name(name: str) -> bool:
     return _is_noun(last)
 
 
+# Words that make a name a count of what its last word names (max-total-token: a number
+# of tokens, an old spelling of --max-total-tokens), not the thing itself.
+_COUNTING = frozenset({"MAX", "MIN", "NUM", "COUNT", "TOTAL", "LIMIT", "SIZE", "LEN", "LENGTH", "PER"})
+
+
 def secret_flag_name(flag: str) -> bool:
-    """Whether a flag's name says its value is a secret (api-key, hf-token, db-password)."""
+    """Whether a flag's name says its value is a secret (api-key, hf-token, db-password);
+    a name that counts what it names (max-prefill-num-token) does not."""
     words = [w for w in re.split(r"[-_]", flag.lstrip("-").upper()) if w]
-    return bool(words) and (bool(_ANYWHERE & set(words)) or _is_noun(words[-1]))
+    if not words or _ANYWHERE & set(words):
+        return bool(words)
+    return _is_noun(words[-1]) and not _COUNTING & set(words[:-1])
 
 
 def documents_a_secret(help_text: str) -> bool:

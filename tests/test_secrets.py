@@ -307,3 +307,20 @@ def test_an_error_about_a_secret_flag_does_not_echo_its_value() -> None:
     with pytest.raises(ConfigError) as info:
         parse_base("launch:\n  args: {model-path: /m, api-key: -sk-Echo1}\n", source="e.yaml")
     assert "sk-Echo1" not in str(info.value) and "launch.args.api-key" in str(info.value)
+
+
+def test_an_abbreviated_count_flag_named_token_is_no_secret() -> None:
+    """Round 38s, found by the bench: users' old spellings `--max-total-token 65536` (a
+    prefix argparse takes for --max-total-tokens) and `--max-prefill-num-token 8192` end in
+    TOKEN, so their numbers were kept out as secrets, and every 8192 of later candidates
+    (a bucket list, a chunk size) was stored as <redacted>. A spelling that names a flag the
+    parser reads as a number, or a name that counts (max, min, num ...), holds no secret; a
+    real token flag still does."""
+    text = (
+        "launch:\n  args:\n    model-path: /m\n    max-total-token: 65536\n    max-prefill-num-token: 8192\n"
+        "    hf-token: hf_RealToken9\n"
+    )
+    config = parse_base(text, source="s.yaml")
+    assert "max-total-token" not in config.secrets.flags
+    assert "max-prefill-num-token" not in config.secrets.flags
+    assert config.secrets.values == frozenset({"hf_RealToken9"})
