@@ -2688,6 +2688,12 @@ def _divides(divisor: str, dividend: object, flags: Flags) -> list[list[Edit]] |
         if nodes > 1 and (product * nodes) % int(d) == 0:
             out.insert(0, [Edit(EditOp.SET, flags.target(flag_name(dividend[0])), str(product * nodes))])
         out.insert(len(out) if counts_gpus else 0, up)
+    elif counts_gpus and flag == "nnodes" and product < d:
+        # (tp x pp over the nodes, one of them given: that one was given per node)
+        given = [f for f in dividend if flags.spelling(flag_name(f))]
+        held = as_number(_field_value(given[0], flags)) if len(given) == 1 else None
+        if held is not None and held.is_integer() and held > 0:
+            out.insert(0, [Edit(EditOp.SET, flags.target(flag_name(given[0])), str(int(held) * int(d)))])
     return _unique_edits(out) or None
 
 

@@ -63,3 +63,18 @@ def test_fewer_gpus_than_nodes_is_tp_given_per_node() -> None:
     labels = [p.move.label() for p in found]
     assert labels[0] == "set tp-size=8", labels
     assert "set nnodes=2" in labels  # the other reading, after
+
+
+def test_fewer_gpus_than_nodes_over_tp_times_pp() -> None:
+    """Round 38t: 0.4.10 checks (tp_size * pp_size) % nnodes; with PP left at its default
+    the user's TP is still the one size to read per node."""
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/opt/venv/lib/python3.10/site-packages/sglang/srt/server_args.py", line 1911, in check_server_args\n'
+        '    assert (self.tp_size * self.pp_size) % self.nnodes == 0, "tp_size must be divisible by number of nodes"\n'
+        "AssertionError: tp_size must be divisible by number of nodes\n"
+    )
+    diagnosis = classify(parse_text(text), BARE, Gate.PREFLIGHT)
+    args = {"model-path": "/m", "tp-size": "2", "nnodes": "4", "node-rank": "0"}
+    labels = [p.move.label() for p in propose(Candidate.build(args), diagnosis, BARE, pinned=("model-path",))]
+    assert labels[0] == "set tp-size=8", labels
