@@ -2683,13 +2683,12 @@ def _divides(divisor: str, dividend: object, flags: Flags) -> list[list[Edit]] |
         # ... or the GPU count was given per node (TP counts the ranks of all nodes): the
         # size over all nodes, first, when that holds the groups.
         nodes = _nodes(flags) if counts_gpus and not _hardware_divisor(flag, flags) else 1
-        if counts_gpus and flag == "nnodes" and product < d:
-            nodes = int(d)  # fewer GPUs than machines: the size one node holds was given
         if nodes > 1 and (product * nodes) % int(d) == 0:
             out.insert(0, [Edit(EditOp.SET, flags.target(flag_name(dividend[0])), str(product * nodes))])
         out.insert(len(out) if counts_gpus else 0, up)
-    elif counts_gpus and flag == "nnodes" and product < d:
-        # (tp x pp over the nodes, one of them given: that one was given per node)
+    if counts_gpus and flag == "nnodes" and product < d:
+        # Fewer GPUs than machines: the one size the user gave (TP; PP left at its default
+        # in tp x pp) is what one node holds, first over all of them.
         given = [f for f in dividend if flags.spelling(flag_name(f))]
         held = as_number(_field_value(given[0], flags)) if len(given) == 1 else None
         if held is not None and held.is_integer() and held > 0:

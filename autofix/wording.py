@@ -121,11 +121,11 @@ def set_to_one_of(message: str, flags: Flags) -> list[Move]:
     target's backend for the draft's, a flag of the same kind before others), then in the
     message's order."""
     found = _SET_TO_ONE_OF.search(message)
-    if found is None or flags.catalog.flag(found.group("flag")) is None or flags.is_pinned(found.group("flag")):
+    flag = found.group("flag") if found else ""
+    info = flags.catalog.flag(flag) if found else None
+    if found is None or info is None or flags.is_pinned(flag):
         return []
-    flag = found.group("flag")
-    info = flags.catalog.flag(flag)
-    choices = {str(c) for c in info.choices} if info is not None else set()
+    choices = {str(c) for c in info.choices}
     spelled = flags.spelling(flag)
     current = flags.candidate.arg(spelled) if spelled else None
     # (a flag with no choices of its own, a string naming a backend, takes what is listed)
@@ -182,11 +182,11 @@ def host_only(message: str, flags: Flags) -> list[Move]:
     quoted = {a or b for a, b in _QUOTED.findall(message)}
     out: list[Move] = []
     for name, value in flags.candidate.args:
-        members = value if isinstance(value, tuple) else (value,) if isinstance(value, str) else ()
+        members = _members(value)
         if flags.is_pinned(name) or not quoted & set(members):
             continue
         hosts = [found.group("host") if (found := _URL_OR_PORT.match(m)) else m for m in members]
-        if tuple(hosts) != tuple(members):
+        if tuple(hosts) != members:
             mended: ArgValue = tuple(hosts) if isinstance(value, tuple) else hosts[0]
             out.append(_inferred([Edit(EditOp.SET, name, mended)], "wording"))
     return out

@@ -16,18 +16,21 @@ from autofix.tracebacks import parse_text
 BARE = load_catalog().without_classes()
 
 
-def _labels(args: dict[str, object], assertion: str) -> list[str]:
+def _labels(args: dict[str, object], assertion: str, said: str = "") -> list[str]:
+    """The moves for ``assertion`` failing on ``args``; ``said``: the message the exception
+    line prints (SGLang's asserts carry one), none for a bare assert."""
     text = (
         "Traceback (most recent call last):\n"
         '  File "/opt/venv/lib/python3.12/site-packages/sglang/srt/server_args.py", line 900, in _handle_toy\n'
         f"    {assertion}\n"
-        "AssertionError\n"
+        f"AssertionError{': ' + said if said else ''}\n"
     )
     diagnosis = classify(parse_text(text), BARE, Gate.PREFLIGHT)
     found = propose(Candidate.build({"model-path": "/m", **args}), diagnosis, BARE, pinned=("model-path",))
     return [p.move.label() for p in found]
 
 
+FOUR_NODES_OF_TWO = {"tp-size": "2", "nnodes": "4", "node-rank": "0"}
 TWO_NODES = {"tp-size": "8", "dp-size": "16", "enable-dp-attention": True, "nnodes": "2", "node-rank": "0"}
 
 
@@ -51,16 +54,8 @@ def test_fewer_gpus_than_nodes_is_tp_given_per_node() -> None:
     """Round 38e, written before the change: TP 2 over four nodes is fewer GPUs than
     machines, so the 2 is what one node holds: TP over the nodes (2 x 4 = 8) comes first,
     and is no request for hardware the command did not describe (four nodes of two)."""
-    text = (
-        "Traceback (most recent call last):\n"
-        '  File "/opt/venv/lib/python3.10/site-packages/sglang/srt/server_args.py", line 700, in __post_init__\n'
-        '    assert self.tp_size % self.nnodes == 0, "tp_size must be divisible by number of nodes"\n'
-        "AssertionError: tp_size must be divisible by number of nodes\n"
-    )
-    diagnosis = classify(parse_text(text), BARE, Gate.PREFLIGHT)
-    args = {"model-path": "/m", "tp-size": "2", "nnodes": "4", "node-rank": "0"}
-    found = propose(Candidate.build(args), diagnosis, BARE, pinned=("model-path",))
-    labels = [p.move.label() for p in found]
+    nodes = 'assert self.tp_size % self.nnodes == 0, "tp_size must be divisible by number of nodes"'
+    labels = _labels(FOUR_NODES_OF_TWO, nodes, "tp_size must be divisible by number of nodes")
     assert labels[0] == "set tp-size=8", labels
     assert "set nnodes=2" in labels  # the other reading, after
 
@@ -68,13 +63,6 @@ def test_fewer_gpus_than_nodes_is_tp_given_per_node() -> None:
 def test_fewer_gpus_than_nodes_over_tp_times_pp() -> None:
     """Round 38t: 0.4.10 checks (tp_size * pp_size) % nnodes; with PP left at its default
     the user's TP is still the one size to read per node."""
-    text = (
-        "Traceback (most recent call last):\n"
-        '  File "/opt/venv/lib/python3.10/site-packages/sglang/srt/server_args.py", line 1911, in check_server_args\n'
-        '    assert (self.tp_size * self.pp_size) % self.nnodes == 0, "tp_size must be divisible by number of nodes"\n'
-        "AssertionError: tp_size must be divisible by number of nodes\n"
-    )
-    diagnosis = classify(parse_text(text), BARE, Gate.PREFLIGHT)
-    args = {"model-path": "/m", "tp-size": "2", "nnodes": "4", "node-rank": "0"}
-    labels = [p.move.label() for p in propose(Candidate.build(args), diagnosis, BARE, pinned=("model-path",))]
+    nodes = 'assert (self.tp_size * self.pp_size) % self.nnodes == 0, "tp_size must be divisible by number of nodes"'
+    labels = _labels(FOUR_NODES_OF_TWO, nodes, "tp_size must be divisible by number of nodes")
     assert labels[0] == "set tp-size=8", labels
