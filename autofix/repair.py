@@ -477,10 +477,13 @@ def _context_only(flag: str, base: Candidate, catalog: Catalog, message: str) ->
 
 def _required_of(flag: str, catalog: Catalog, message: str) -> bool:
     """The message states a value the flag must hold ("requires attn_cp_size == 1",
-    "requires --pp-size to be 1")."""
+    "requires --pp-size to be 1"). A relation to another size ("requires tp_size ==
+    attn_dp_size") states no value of its own: either side may move, so it is context."""
     names = [re.escape(f"--{s}") for s in catalog.spellings(flag)] + [re.escape(field_name(flag))]
+    relation = r"(?:==|=|!=|<=|>=|<|>|to be|must be|must)"
+    constant = r"['\"`]?(?:-?\d|true\b|false\b|none\b|[a-z]+['\"`]?(?![\w.]))"
     return bool(
-        re.search(rf"(?i)\brequires?\s+(?:that\s+)?(?:{'|'.join(names)})\s*(?:==|=|!=|<=|>=|<|>|to be|must)", message)
+        re.search(rf"(?i)\brequires?\s+(?:that\s+)?(?:{'|'.join(names)})\s*{relation}\s*{constant}", message)
     )
 
 

@@ -30,3 +30,15 @@ def test_a_primary_named_as_context_still_gives_up() -> None:
     )
     role = [p for p in found if p.move.label().startswith(("drop disaggregation-mode", "set disaggregation-mode"))]
     assert all(p.gives_up for p in role), [(p.move.label(), p.gives_up) for p in found]
+
+
+def test_a_relation_between_two_sizes_is_context_not_a_value_to_meet() -> None:
+    """Round 39: "requires tp_size == attn_dp_size" states no value of its own for TP; reading
+    it as a requirement on TP put changing the user's TP before turning the feature off."""
+    _, found = proposed(
+        {"tp-size": "8", "attn-dp-size": "4", "enable-tp-lm-head-all-to-all": True},
+        "AssertionError",
+        "--enable-tp-lm-head-all-to-all currently requires tp_size == attn_dp_size, got tp_size=8, attn_dp_size=4.",
+    )
+    tp = [p for p in found if p.move.label().startswith(("drop tp-size", "set tp-size"))]
+    assert all(p.gives_up for p in tp), [(p.move.label(), p.gives_up) for p in found]
