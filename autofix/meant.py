@@ -113,6 +113,7 @@ def as_meant(text: str, flag: str, catalog: Catalog) -> str | None:
         _whole_number,
         _word_for_number,
         _count_given_a_unit,
+        _token_size,
     )
     for reader in readers:
         meant = reader(text, name, info, whole)
@@ -243,6 +244,23 @@ def _count_given_a_unit(text: str, _name: str, info: FlagInfo | None, whole: boo
         return None
     number = float(found.group("number"))
     return None if whole and not number.is_integer() else tidy(number)
+
+
+# A scalar that holds a number of tokens: its name ends so, or its help says it counts them.
+_TOKENS_IN_NAME = re.compile(r"(?:^|-)tokens?$")
+_HELP_COUNTS_TOKENS = re.compile(r"(?i)\bnumber of tokens\b")
+
+
+def _token_size(text: str, name: str, info: FlagInfo | None, whole: bool) -> str | None:
+    """A chunk, batch or context of tokens given in k ('8k'): binary, as token sizes are
+    written (an 8k chunk is 8192 tokens); counts of anything else are decimal (plain_size)."""
+    found = _SIZE.match(text)
+    if found is None or info is None or info.kind != "value" or not whole:
+        return None
+    if not (_TOKENS_IN_NAME.search(name) or _HELP_COUNTS_TOKENS.search(_help(info))):
+        return None
+    value = float(found.group("number")) * 1024 ** _UNIT_POWER[found.group("unit").lower()]
+    return tidy(value) if value.is_integer() else None
 
 
 def number_type(type_name: str | None) -> str | None:

@@ -482,9 +482,7 @@ def _required_of(flag: str, catalog: Catalog, message: str) -> bool:
     names = [re.escape(f"--{s}") for s in catalog.spellings(flag)] + [re.escape(field_name(flag))]
     relation = r"(?:==|=|!=|<=|>=|<|>|to be|must be|must)"
     constant = r"['\"`]?(?:-?\d|true\b|false\b|none\b|[a-z]+['\"`]?(?![\w.]))"
-    return bool(
-        re.search(rf"(?i)\brequires?\s+(?:that\s+)?(?:{'|'.join(names)})\s*{relation}\s*{constant}", message)
-    )
+    return bool(re.search(rf"(?i)\brequires?\s+(?:that\s+)?(?:{'|'.join(names)})\s*{relation}\s*{constant}", message))
 
 
 def _message_names(flag: str, catalog: Catalog, message: str) -> bool:
@@ -1401,17 +1399,21 @@ def _numbers_refused(message: str, flags: Flags) -> list[Move]:
     out: list[Move] = []
     for found in _NOT_A_NUMBER.finditer(message):
         refused = found.group("value") or found.group("value2")
-        numbers = _as_numbers(refused)
-        if numbers is None:
+        if _as_numbers(refused) is None:
             continue
         for name, value in flags.candidate.args:
+            numbers = _as_numbers(refused, name, flags.catalog)
+            if numbers is None:
+                continue
             members = value if isinstance(value, tuple) else (value,) if isinstance(value, str) else ()
             if refused not in members or flags.is_pinned(name):
                 continue
             if len(numbers) > 1 and not isinstance(value, tuple) and not flags.catalog.takes_list(name):
                 continue  # several numbers for a flag that takes one: not what it meant
             # Every member written the same way is refused next: all mended at once.
-            mended = tuple(n for m in members for n in (numbers if m == refused else _as_numbers(m) or (m,)))
+            mended = tuple(
+                n for m in members for n in (numbers if m == refused else _as_numbers(m, name, flags.catalog) or (m,))
+            )
             out.append(
                 _inferred(
                     [Edit(EditOp.SET, name, mended if isinstance(value, tuple) or len(mended) > 1 else mended[0])],
@@ -1471,13 +1473,15 @@ def _within_capacity(message: str, flags: Flags) -> list[Move]:
     return out
 
 
-def _as_numbers(text: str) -> tuple[str, ...] | None:
+def _as_numbers(text: str, flag: str = "", catalog: Catalog | None = None) -> tuple[str, ...] | None:
     """'2k' -> ('2000',), '100,1000' -> ('100', '1000'): each part a number or a size with a
-    unit (plain_size); None when a part is neither, or nothing would change."""
+    unit (as ``flag`` reads it when given, else plain_size); None when a part is neither, or
+    nothing would change."""
     parts = [p.strip() for p in text.split(",")] if "," in text else [text.strip()]
     out: list[str] = []
     for part in parts:
-        plain = part if as_number(part) is not None else plain_size(part)
+        meant = as_meant(part, flag, catalog) if flag and catalog is not None and "," not in text else None
+        plain = part if as_number(part) is not None else meant or plain_size(part)
         if not part or plain is None:
             return None
         out.append(plain)

@@ -41,5 +41,7 @@ def test_a_fraction_for_an_int_flag() -> None:
 
 
 def test_a_plain_size_still_means_its_unit_elsewhere() -> None:
-    # a token count written with k is still that many tokens
-    assert first({"chunked-prefill-size": "4k"}, "chunked-prefill-size", "int", "4k") == "set chunked-prefill-size=4000"
+    # a chunk of tokens written with k is sized as tokens are, in powers of two (round 39,
+    # test_token_sizes); a count of requests written with k stays decimal
+    assert first({"chunked-prefill-size": "4k"}, "chunked-prefill-size", "int", "4k") == "set chunked-prefill-size=4096"
+    assert first({"max-queued-requests": "4k"}, "max-queued-requests", "int", "4k") == "set max-queued-requests=4000"
