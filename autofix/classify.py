@@ -42,6 +42,8 @@ _SIGNAL_STRENGTH = (
     "nccl_timeout",
     "sglang_watchdog",
     "nccl_warn",
+    # A C library's checked status (NVSHMEM's "file.cpp:N: non-zero status: S what failed").
+    "status_failed",
     # torch's C++ error-level lines (Gloo, NCCL process groups) that no pattern above names.
     "torch_error",
     # glog's error level from another C++ library (a transfer engine's failed write).

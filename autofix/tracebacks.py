@@ -229,6 +229,10 @@ _SIGNALS: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(r"Memory access fault by GPU|amdgpu: .{0,60}?(?:page fault|fault from die)|NVRM: Xid \("),
     ),
     ("nccl_warn", re.compile(r"NCCL WARN (?P<detail>.+)")),
+    # A C library's checked status with where it was checked (NVSHMEM's form:
+    # "ibrc.cpp:418: non-zero status: 22 ibv_modify_qp failed"); the lines after it pass
+    # the same failure up, so the first one is the failure.
+    ("status_failed", re.compile(r"\.(?:cuh?|cc|cpp|c):\d+: non-zero status: \d+ (?P<detail>\S.*)")),
     # A part of the server reporting its own failure ("[... TP7] Piecewise CUDA Graph failed
     # with error: ..."), its traceback often cut from the paste below it.
     ("part_failed", re.compile(r"failed with error: (?P<detail>\S.*)")),
@@ -281,7 +285,7 @@ _SIGNAL_HINT = re.compile(
     r"|already in use|Segmentation|Segfault|SEGV|exit status|xit ?code[:=]? ?-9\b|Killed|KILL|oom-kill"
     r"|Main process exited|signal 11"
     r"|Watchdog|watchdog timeout|Assertion `|profiled value -|\]:\[E|^E\d{4} \d\d:|access fault"
-    r"|page fault|fault from die|NVRM: Xid|terminate called"
+    r"|page fault|fault from die|NVRM: Xid|terminate called|non-zero status"
 )
 
 # A pipe to a dead child breaking says less than the wrapper that reports the death.
@@ -596,7 +600,7 @@ _SIGNAL_BLOCK_PATTERN = (
     r"error(?:: | while loading shared)|CUDA out of memory|OutOfMemoryError|Watchdog caught"
     r"|Watchdog thread terminated|Watchdog timeout \(|watchdog timeout \("
     r"|CUDA(?: [Ee]rror(?: \([^)\n]*\))?: |_ERROR_)|NCCL WARN "
-    r"|nccl(?:InternalError|InvalidUsage|SystemError|UnhandledCudaError|RemoteError)"
+    r"|n(?:ccl(?:InternalError|InvalidUsage|SystemError|UnhandledCudaError|RemoteError)|on-zero status: )"
     r"|E(?:rrno 98|\d{3,4} \d\d:\d\d:\d\d|xit ?code[:=]? ?-9\b)|d(?:dress already in use| value -\d)"
     r"|Seg(?:mentation fault|fault encountered)|SEGV"
     r"|e(?:xit(?: status 13[79]| ?code[:=]? ?-9\b)|r throwing an instance)|s(?:ignal 11|sertion `)|Killed|KILL"
@@ -606,8 +610,9 @@ _SIGNAL_BLOCK_PATTERN = (
 )
 # Every alternative costs the block scan of every journal; the ones added for torch's glog
 # error lines ("E421 02:05:38"), a negative profiled budget ("d value -5") and a kernel's
-# assertion ("ssertion `") and a C++ terminate ("er throwing an instance") share a first
-# letter with an older one, where they cost nothing.
+# assertion ("ssertion `"), a C++ terminate ("er throwing an instance") and a C library's
+# checked status ("non-zero status: ") share a first letter with an older one, where they
+# cost nothing.
 # The kernel log's GPU faults ("page fault", "fault from die", "NVRM: Xid") cost about a
 # tenth of the scan of a journal of progress lines; no spelling of them that shares a first
 # letter measured cheaper.
@@ -619,7 +624,7 @@ _SIGNAL_BLOCK = re.compile(_SIGNAL_BLOCK_PATTERN)
 # a long dotted run be quadratic).
 _INTERESTING = re.compile(r"Traceback \(most recent call last\)|File \"|" + _SIGNAL_BLOCK_PATTERN)
 _NEEDLE = re.compile(r"(?:Error|Exception)\)?: ")
-_BARE_NEEDLE = re.compile(r"(?:Error|Exception):\r?$", re.MULTILINE)
+_BARE_NEEDLE = re.compile(r"(?:Error|Exception):[ \t]*\r?$", re.MULTILINE)
 # A class of an exceptions module (see _EXC_MODULE), found by its module's last letters:
 # each a plain literal, searched apart (an alternation would lose the literal fast path and
 # cost every line of a journal), the module's name checked after.
@@ -1373,7 +1378,8 @@ class JournalParser:
             body = _exception_quoted_whole(body) or body
         if body[:1].isalpha() or body[:1] == "_":
             orphan = _ORPHAN.match(body)
-            bare = _BARE_ORPHAN.match(body) if orphan is None and body[-1:] == ":" else None
+            # (a trailing space after the colon: the message still starts on the next line)
+            bare = _BARE_ORPHAN.match(body.rstrip()) if orphan is None and body.rstrip()[-1:] == ":" else None
             if orphan is not None or bare is not None:
                 self._start(key, stream, lead="")
                 tb = stream.open

@@ -325,6 +325,9 @@ MISSES = {
     "gitcode-02a94e2c": "round 35: measured after the round-33 engine was frozen (09bd515), not tuned on",
     "sglang-8654": "round 40: measured after the round-37c engine was frozen (4d7eeb3), not tuned on",
     "sglang-26324": "round 42: measured after the round-38a bench (6cfa77d, engine 59ea74f), not tuned on",
+    "sglang-pr27832": "round 45: measured on the round-39b engine (d71b529), not tuned on",
+    "ascend-sglang-667": "round 47: measured on the round-39b engine (d71b529), not tuned on",
+    "sglang-33356": "round 47: measured on the round-39b engine (d71b529), not tuned on",
 }
 
 
