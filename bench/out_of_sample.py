@@ -108,6 +108,7 @@ SETS = (
     "users23",
     "users24",
     "users25",
+    "users26",
     "sglang-0.4.10.post2-first",
     "sglang-0.4.10.post2-second",
     "sglang-0.4.10.post2-third",
