@@ -29,3 +29,15 @@ def test_argparse_refusing_none_sets_the_unquantized_choice() -> None:
         f"(choose from {listed})",
     )
     assert proposals[0].move.label() == "set speculative-draft-model-quantization=unquant"
+
+
+def test_none_with_no_choice_that_means_it_leaves_the_flag_out() -> None:
+    """Round 39: 'none' given to a flag whose choices hold no word for nothing ('deepep'
+    alone, a release whose all-to-all backend is only ever turned on) asks for the flag's
+    default, not for the one choice there is: turning DeepEP on is the opposite."""
+    _, proposals = proposed(
+        {"a2a-toy-backend": "none", "tp-size": "8"},
+        "SystemExit",
+        "launch_server.py: error: argument --a2a-toy-backend: invalid choice: 'none' (choose from 'deepep')",
+    )
+    assert proposals[0].move.label() == "drop a2a-toy-backend"
