@@ -2604,12 +2604,24 @@ def _split_moves(conjunctions: Sequence[Conjunction], flags: Flags) -> tuple[lis
     """(value moves, moves that switch a feature on): switching a feature on changes what
     the operator asked for more than giving a value does, so those go last."""
     values: list[Move] = []
+    turned_off: list[Move] = []
     switched: list[Move] = []
     for conjunction in conjunctions:
         for edits in _edits_for(conjunction, flags):
             move = _inferred(edits, "source")
-            (switched if any(e.value is True for e in edits) else values).append(move)
-    return values, switched
+            on = [e for e in edits if e.value is True]
+            if on and all(_turns_default_off(flags.catalog.canonical(e.target), flags.catalog) for e in on):
+                turned_off.append(move)
+            else:
+                (switched if on else values).append(move)
+    # Turning off what is on by default (nobody asked for it) goes before taking away a
+    # flag the user set (what was asked for); after every other value move.
+    first_drop = next((i for i, m in enumerate(values) if _drops_set_flag(m, flags)), len(values))
+    return [*values[:first_drop], *turned_off, *values[first_drop:]], switched
+
+
+def _drops_set_flag(move: Move, flags: Flags) -> bool:
+    return any(e.op is EditOp.DROP and flags.spelling(e.target) is not None for e in move.edits)
 
 
 def _unique(moves: Sequence[Move]) -> list[Move]:
