@@ -113,6 +113,7 @@ SETS = (
     "sglang-0.4.10.post2-first",
     "sglang-0.4.10.post2-second",
     "sglang-0.4.10.post2-third",
+    "sglang-0.4.10.post2-fourth",
     "sglang-0.5.11-first",
     "sglang-0.5.11-second",
     "sglang-0.5.11-third",
