@@ -518,6 +518,11 @@ _AMBIGUOUS = re.compile(r"ambiguous option: (?P<flag>--?[^\s=]+)")
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
 
 
+def ambiguous_flags(text: str) -> list[str]:
+    """The flags argparse found ambiguous, as typed (their values it does not show)."""
+    return [found.group("flag").lstrip("-") for found in _AMBIGUOUS.finditer(text)]
+
+
 def refused_flags(text: str) -> dict[str, ArgValue]:
     """The flags argparse's error names as the user typed them, with their values
     (``unrecognized arguments: - -trust-remote-code -page-size 16``, ``ambiguous option:

@@ -26,7 +26,7 @@ from .features import is_on, off_by_words, on_by_words, switched_off
 from .meant import DEFAULT_WORDS, as_meant, as_number, plain_size
 from .model import SPELLED_ORIGIN, ArgValue, Candidate, Edit, EditOp, KeyValue, Move, json_object, normalize_value
 from .optional import TurnedOn, without_optional
-from .renames import OFF_WORDS, ON_WORDS, arg_text, in_host_release, refused_flags, rename_move
+from .renames import OFF_WORDS, ON_WORDS, ambiguous_flags, arg_text, in_host_release, refused_flags, rename_move
 from .search import more_gpus
 from .source import (
     PRODUCT,
@@ -674,7 +674,7 @@ def offline_moves(diagnosis: Diagnosis, catalog: Catalog, source: str | None = N
         typed = refused_flags(text)
         renamed = rename_move(Candidate.build(typed), catalog, offline=True) if typed else None
         if renamed is not None:
-            moves.append(renamed)
+            moves.append(_values_unseen(renamed, ambiguous_flags(text)))
     cls = diagnosis.failure_class
     if cls is not None:
         moves.extend(_class_moves(cls, diagnosis, flags, {}))
@@ -686,6 +686,14 @@ def offline_moves(diagnosis: Diagnosis, catalog: Catalog, source: str | None = N
     # after the rest (any such flag is assumed set, as every flag named is).
     message = diagnosis.subject.said or ""
     return sorted(unique.values(), key=lambda m: _edits_unnamed_primary(m, catalog, message))
+
+
+def _values_unseen(move: Move, unseen: Sequence[str]) -> Move:
+    """The rename without a value set for a flag whose value the message did not show
+    (argparse's ambiguous option): the value the user gave goes with the rename."""
+    renamed_to = {str(e.value) for e in move.edits if e.op is EditOp.RENAME and e.target in unseen}
+    kept = tuple(e for e in move.edits if not (e.op is EditOp.SET and e.target in renamed_to))
+    return Move(kept, move.inferred, move.origin, move.ahead) if kept != move.edits else move
 
 
 # Values a message shows for a flag: argparse's refused value, a check's "got v", "field=v".
