@@ -118,6 +118,7 @@ SETS = (
     "sglang-0.5.11-second",
     "sglang-0.5.11-third",
     "sglang-0.5.11-fourth",
+    "sglang-0.5.11-fifth",
     "spellings",
 )
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
