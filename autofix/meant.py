@@ -86,8 +86,9 @@ def plain_size(text: str) -> str | None:
 
 def has_reading(word: str) -> bool:
     """Whether a word given to a number flag means something a reading can write as a
-    number, or the flag's default: ``auto``, ``None``, ``unlimited``, ``off``."""
-    return word.strip().lower() in DEFAULT_WORDS | NO_LIMIT_WORDS | OFF_WORDS
+    number, or the flag's default: ``auto``, ``None``, ``unlimited``, ``off``, or nothing
+    at all (an unset variable a launch script expanded)."""
+    return not word.strip() or word.strip().lower() in DEFAULT_WORDS | NO_LIMIT_WORDS | OFF_WORDS
 
 
 def as_meant(text: str, flag: str, catalog: Catalog) -> str | None:

@@ -129,6 +129,14 @@ def test_a_number_flag_given_a_word_with_a_reading_loads(word: str) -> None:
     assert config.base.args_dict()["max-running-requests"] == word
 
 
+def test_a_number_flag_given_nothing_loads() -> None:
+    """Round 39: an empty value is what a launch script's unset variable expands to
+    (--mem-fraction-static "${MEM_FRACTION:-}"): nothing given, which reads as the flag's
+    default; the search leaves the flag out."""
+    config = parse_base(MINIMAL + "    mem-fraction-static: ''\n", source="m.yaml", default_name="m")
+    assert config.base.args_dict()["mem-fraction-static"] == ""
+
+
 @pytest.mark.parametrize("word", ["eight", "$TP", "lots"])
 def test_a_number_flag_given_a_word_with_no_reading_is_still_refused(word: str) -> None:
     with pytest.raises(ConfigError, match=r"launch\.args\.max-running-requests: must be an integer"):
