@@ -925,8 +925,11 @@ _ASKED_IN_PARENS = re.compile(
     r"|\(--(?P<flag2>[a-z0-9][a-z0-9-]*)\)\s+(?i:is|are)\s+(?i:required|needed|necessary)\b"
 )
 # "--cp-strategy must be set when ...": the flag is asked for (not "must be set to <value>").
+# A field named as the flag's snake_case name is asked for the same way: "requires
+# elastic_ep_backend to be set".
 _MUST_BE_SET = re.compile(
-    r"--(?P<flag>[a-z0-9][a-z0-9-]*)\s+(?i:must|should|needs? to)\s+be\s+(?i:set|specified|provided|given)\b(?!\s+to\b)"
+    r"(?:--(?P<flag>[a-z0-9][a-z0-9-]*)|\b(?P<field>[a-z][a-z0-9]*(?:_[a-z0-9]+)+))"
+    r"\s+(?i:must|should|needs? to|to)\s+be\s+(?i:set|specified|provided|given)\b(?!\s+to\b)"
 )
 # "requires the fa3 prefill attention backend": a value and, spelt out, the flag that holds it.
 _REQUIRES_THE = re.compile(r"(?i)\brequires?\s+(?:the\s+|an?\s+)?(?P<what>[^.,;:()]{1,50})")
@@ -1850,7 +1853,7 @@ def _from_message(message: str, flags: Flags) -> list[Move]:
             out.append(asked)
     out.extend(_made_to_match(message, flags))
     for found in _MUST_BE_SET.finditer(message):
-        asked = _asked_for(found.group("flag"), flags)
+        asked = _asked_for(found.group("flag") or flag_name(found.group("field")), flags)
         if asked is not None:
             out.append(asked)
     for found in _REQUIRES_THE.finditer(message):
