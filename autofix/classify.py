@@ -278,8 +278,9 @@ _FAILURE_WORDS = re.compile(r"(?i)timeout|timed out|error|fail|exception|abort|r
 
 
 def _telling_signal(journal: Journal, kind: str) -> Signal | None:
-    # The line the program printed, before a sentence that quotes the same failure.
-    printed = (s for s in journal.signals if s.kind == kind and not s.quoted)
+    # The line the program printed, before a sentence that quotes the same failure or an
+    # issue's title that names it.
+    printed = (s for s in journal.signals if s.kind == kind and not s.quoted and not s.titled)
     first = next(printed, None) or journal.first_signal(kind)
     if first is None or kind not in _LEVEL_KINDS or _FAILURE_WORDS.search(_detail(first.line)):
         return first

@@ -201,7 +201,8 @@ _SIGNALS: tuple[tuple[str, re.Pattern[str]], ...] = (
     # The dynamic loader could not start a program: a library it needs is missing (a
     # parent reports the child's exit code 127).
     ("loader_error", re.compile(r"error while loading shared libraries: (?P<detail>.+)")),
-    ("oom", re.compile(r"(?:CUDA out of memory|torch\.OutOfMemoryError|OutOfMemoryError: CUDA)")),
+    # (any accelerator's allocator: torch_npu says "NPU out of memory", ROCm "HIP out of memory")
+    ("oom", re.compile(r"(?:(?:CUDA|NPU|HIP|XPU) out of memory|torch\.OutOfMemoryError|OutOfMemoryError: CUDA)")),
     # torch's NCCL watchdog (a collective never finished) and SGLang's own (a batch never did).
     ("nccl_timeout", re.compile(r"Watchdog caught collective operation timeout|Watchdog thread terminated")),
     # Older releases say "Watchdog timeout (...)", newer ones name what hung: "Scheduler
@@ -388,6 +389,9 @@ class Signal:
     # The failure stands in quotes in the line: a sentence that quotes it, not the line the
     # program printed.
     quoted: bool = False
+    # The line is an issue's title (a markdown heading, a "[Bug]" tag): a few words on what
+    # the user saw, which the log under it says better.
+    titled: bool = False
 
 
 @dataclass(frozen=True)
@@ -597,7 +601,7 @@ def _sglang(pid_key: str, msg: str) -> _Line:
 # Once MAX_TRACEBACKS are kept, a line can matter only as a failure signal: the lines
 # that can be one (a superset of _SIGNALS, literal so a block scan stays at C speed).
 _SIGNAL_BLOCK_PATTERN = (
-    r"error(?:: | while loading shared)|CUDA out of memory|OutOfMemoryError|Watchdog caught"
+    r"error(?:: | while loading shared)|out of memory|OutOfMemoryError|Watchdog caught"
     r"|Watchdog thread terminated|Watchdog timeout \(|watchdog timeout \("
     r"|CUDA(?: [Ee]rror(?: \([^)\n]*\))?: |_ERROR_)|NCCL WARN "
     r"|n(?:ccl(?:InternalError|InvalidUsage|SystemError|UnhandledCudaError|RemoteError)|on-zero status: )"
@@ -1648,8 +1652,16 @@ class JournalParser:
                 quoted = body[found.start() - 1 : found.start()] in _QUOTES
                 # (a terminate glued onto the progress bar it cut short: from its own words)
                 said = body[found.start() :] if kind == "cpp_terminate" else body
+                titled = _ISSUE_TITLE.match(body) is not None
                 self._signals.append(
-                    Signal(kind, said.strip()[:SIGNAL_LINE], rank=stream.rank, order=self._order, quoted=quoted)
+                    Signal(
+                        kind,
+                        said.strip()[:SIGNAL_LINE],
+                        rank=stream.rank,
+                        order=self._order,
+                        quoted=quoted,
+                        titled=titled,
+                    )
                 )
                 if kind in ("nccl_error", "cpp_terminate"):
                     # (a terminate's detail follows at once, on its "what():" line)

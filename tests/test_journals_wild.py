@@ -264,7 +264,6 @@ MISSES = {
     "sglang-6875": "round 14: measured after the round-15 engine was frozen (7c1af7e), not tuned on",
     "sglang-25682": "round 14: measured after the round-15 engine was frozen (7c1af7e), not tuned on",
     "sglang-9142": "round 14: measured after the round-15 engine was frozen (7c1af7e), not tuned on",
-    "ascend-sglang-617": "round 14: measured after the round-15 engine was frozen (7c1af7e), not tuned on",
     "sglang-1030": "round 15: measured after the round-16 engine was frozen (7029983), not tuned on",
     "sglang-pr6744": "round 15: measured after the round-16 engine was frozen (7029983), not tuned on",
     "sglang-7903": "round 15: measured after the round-16 engine was frozen (7029983), not tuned on",
@@ -326,7 +325,6 @@ MISSES = {
     "sglang-8654": "round 40: measured after the round-37c engine was frozen (4d7eeb3), not tuned on",
     "sglang-26324": "round 42: measured after the round-38a bench (6cfa77d, engine 59ea74f), not tuned on",
     "sglang-pr27832": "round 45: measured on the round-39b engine (d71b529), not tuned on",
-    "ascend-sglang-667": "round 47: measured on the round-39b engine (d71b529), not tuned on",
     "sglang-33356": "round 47: measured on the round-39b engine (d71b529), not tuned on",
 }
 

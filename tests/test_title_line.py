@@ -42,3 +42,17 @@ def test_a_title_stating_more_than_the_log_line_stays_the_subject() -> None:
         "[2026-03-03 03:53:36] Received sigquit from a child process. It usually means the child failed.\n"
     )
     assert "out of memory" in subject_of(paste)
+
+
+def test_a_failure_named_in_the_title_gives_way_to_the_line_printed_below() -> None:
+    """Round 39 (round 47's Ascend report): the title quotes the exception's class; the line
+    the program printed below it states the same failure (out of memory, in torch_npu's
+    words) and says more (what tried to allocate how much): it is the subject."""
+    paste = (
+        '# [Bug] Service startup failed for the toy model, error: "torch.OutOfMemoryError:"\n'
+        "\n"
+        "[Actual Result]\n"
+        "[rank0]:[E529 15:05:55.365237348 ToyAllocator.cpp:454] NPU out of memory. "
+        "ToyWorkspace tried to allocate 216.00 MiB (toy 0; 61.27 GiB total capacity)\n"
+    )
+    assert "ToyWorkspace tried to allocate" in subject_of(paste)
