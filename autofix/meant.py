@@ -49,6 +49,31 @@ _HELP_COUNTS = re.compile(r"(?i)\b(?:iterations?|passes|steps|rounds|batches)\b"
 _HELP_NUMBER_FOR = r"(?<![\w.])(?P<number>-?\d+)(?![\w.])[^.;()\[\]]{{0,40}}?\b(?:{})"
 _HELP_NO_LIMIT = re.compile(_HELP_NUMBER_FOR.format(r"unlimited|infinite|infinity|no limit|unbounded"), re.I)
 _HELP_OFF = re.compile(_HELP_NUMBER_FOR.format(r"disabl\w*|turns? (?:it )?off"), re.I)
+# Numbers written as English words ("two", "thirty-two"): a number, read as written.
+_UNITS = [
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+]
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
+_NUMBER_WORD = re.compile(r"^\s*(?P<tens>[a-z]+?)(?:[- ](?P<unit>[a-z]+))?\s*$")
 # Words users give a number flag, by what they mean.
 DEFAULT_WORDS = frozenset({"auto", "default", "none", "null", "nil", "unset"})
 NO_LIMIT_WORDS = frozenset({"unlimited", "infinite", "infinity", "inf", "no-limit", "nolimit", "no_limit", "unbounded"})
@@ -86,9 +111,22 @@ def plain_size(text: str) -> str | None:
 
 def has_reading(word: str) -> bool:
     """Whether a word given to a number flag means something a reading can write as a
-    number, or the flag's default: ``auto``, ``None``, ``unlimited``, ``off``, or nothing
-    at all (an unset variable a launch script expanded)."""
-    return not word.strip() or word.strip().lower() in DEFAULT_WORDS | NO_LIMIT_WORDS | OFF_WORDS
+    number, or the flag's default: ``auto``, ``None``, ``unlimited``, ``off``, a number
+    written in words (``two``), or nothing at all (an unset variable a script expanded)."""
+    plain = word.strip().lower()
+    return not plain or plain in DEFAULT_WORDS | NO_LIMIT_WORDS | OFF_WORDS or number_in_words(plain) is not None
+
+
+def number_in_words(text: str) -> int | None:
+    """'two' -> 2, 'thirty-two' -> 32, 'Eight' -> 8; None for any other word."""
+    found = _NUMBER_WORD.match(text.lower())
+    if found is None:
+        return None
+    tens, unit = found.group("tens"), found.group("unit")
+    if unit is None:
+        return _UNITS.index(tens) if tens in _UNITS else _TENS.get(tens)
+    ones = _UNITS.index(unit) if unit in _UNITS[1:10] else None
+    return _TENS[tens] + ones if tens in _TENS and ones is not None else None
 
 
 def as_meant(text: str, flag: str, catalog: Catalog) -> str | None:
@@ -113,6 +151,7 @@ def as_meant(text: str, flag: str, catalog: Catalog) -> str | None:
         _times,
         _whole_number,
         _word_for_number,
+        _written_in_words,
         _count_given_a_unit,
         _token_size,
     )
@@ -232,6 +271,12 @@ def _word_for_number(text: str, _name: str, info: FlagInfo | None, _whole: bool)
     rule = _HELP_NO_LIMIT if word in NO_LIMIT_WORDS else _HELP_OFF if word in OFF_WORDS else None
     found = rule.search(_help(info)) if rule is not None else None
     return found.group("number") if found is not None else None
+
+
+def _written_in_words(text: str, _name: str, info: FlagInfo | None, _whole: bool) -> str | None:
+    """A number written in words given a number flag ('two'): that number."""
+    number = number_in_words(text) if _number_type(info) is not None else None
+    return None if number is None else str(number)
 
 
 def _count_given_a_unit(text: str, _name: str, info: FlagInfo | None, whole: bool) -> str | None:

@@ -42,12 +42,13 @@ def test_db_takes_a_path_or_a_url(tmp_path: Path) -> None:
 
 
 def test_a_value_of_the_wrong_type_is_bad_input_at_load(tmp_path: Path) -> None:
-    """`tp: eight` is refused when the base is read (exit 2, file and key), before any search."""
+    """`tp: lots` is refused when the base is read (exit 2, file and key), before any search.
+    (A number word, `tp: eight`, has a reading since round 39: the search reads it as 8.)"""
     base = tmp_path / "b.yaml"
-    base.write_text((ROOT / "examples" / "k26-eagle3.yaml").read_text().replace("tp: 8", "tp: eight"))
+    base.write_text((ROOT / "examples" / "k26-eagle3.yaml").read_text().replace("tp: 8", "tp: lots"))
     done = autofix("search", "--base", str(base), "--host", "sim", cwd=tmp_path)
     assert done.returncode == 2, done.stderr
-    assert "b.yaml: launch.args.tp: must be an integer (SGLang's --tp-size takes one), got 'eight'" in done.stderr
+    assert "b.yaml: launch.args.tp: must be an integer (SGLang's --tp-size takes one), got 'lots'" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1 and not (tmp_path / "runs.db").exists()
 
 

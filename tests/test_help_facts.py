@@ -129,6 +129,15 @@ def test_a_number_flag_given_a_word_with_a_reading_loads(word: str) -> None:
     assert config.base.args_dict()["max-running-requests"] == word
 
 
+@pytest.mark.parametrize(("word", "want"), [("two", "2"), ("Eight", "8"), ("thirty-two", "32"), ("zero", "0")])
+def test_a_number_written_as_a_word_is_that_number(word: str, want: str) -> None:
+    """Round 39: "two" for --constrained-json-max-whitespace-cnt is the number two; the base
+    keeps what the user wrote and the search reads it."""
+    assert as_meant(word, "max-running-requests", load_catalog()) == want
+    config = parse_base(MINIMAL + f"    max-running-requests: '{word}'\n", source="m.yaml", default_name="m")
+    assert config.base.args_dict()["max-running-requests"] == word
+
+
 def test_a_number_flag_given_nothing_loads() -> None:
     """Round 39: an empty value is what a launch script's unset variable expands to
     (--mem-fraction-static "${MEM_FRACTION:-}"): nothing given, which reads as the flag's
@@ -137,7 +146,7 @@ def test_a_number_flag_given_nothing_loads() -> None:
     assert config.base.args_dict()["mem-fraction-static"] == ""
 
 
-@pytest.mark.parametrize("word", ["eight", "$TP", "lots"])
+@pytest.mark.parametrize("word", ["plenty", "$TP", "lots"])
 def test_a_number_flag_given_a_word_with_no_reading_is_still_refused(word: str) -> None:
     with pytest.raises(ConfigError, match=r"launch\.args\.max-running-requests: must be an integer"):
         parse_base(MINIMAL + f"    max-running-requests: '{word}'\n", source="m.yaml", default_name="m")
@@ -150,3 +159,13 @@ def test_the_catalogues_own_table_carries_the_help() -> None:
     assert as_meant("disabled", "chunked-prefill-size", table) == "-1"  # "-1 means disabling"
     assert as_meant("unlimited", "mamba-max-states-per-path", table) == "-1"
     assert as_meant("500ms", "decode-log-interval", table) == "500"  # "(in decode iterations)"
+
+
+def test_argparse_refusing_a_number_word_sets_the_number() -> None:
+    _, found = proposed(
+        {"max-running-requests": "sixty-four", "tp-size": "2"},
+        "SystemExit",
+        "launch_server.py: error: argument --max-running-requests: invalid int value: 'sixty-four'",
+        catalog=load_catalog().without_classes(),
+    )
+    assert found and found[0].move.label() == "set max-running-requests=64", [p.move.label() for p in found]
