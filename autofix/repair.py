@@ -359,7 +359,7 @@ def _parser_refused(subject: Subject) -> bool:
 # fits the host and keeps the user's choices nothing; then one that leaves GPUs the user
 # has idle while a fold keeps them (pp 2 dropped where tp 16 keeps all 16), one that gives up a
 # primary choice, one that asks for more hardware.
-RENAME_TIER, KEEPS_TIER, FEWER_GPUS_TIER, GIVES_UP_TIER, MORE_GPUS_TIER = range(5)
+RENAME_TIER, MEANT_NOTHING_TIER, KEEPS_TIER, FEWER_GPUS_TIER, GIVES_UP_TIER, MORE_GPUS_TIER = range(6)
 # The origin of the last-resort moves read off a message's words (_related_by_words).
 WORDS_ORIGIN = "words"
 # The origin of a move that folds a refused size into another, keeping the GPUs (_folded).
@@ -369,6 +369,10 @@ FOLD_ORIGIN = "fold"
 def _tier(move: Move, base: Candidate, child: Candidate, catalog: Catalog, message: str) -> int:
     if any(e.op is EditOp.RENAME for e in move.edits):
         return RENAME_TIER
+    if all(e.op is EditOp.DROP and _means_nothing(base.arg(e.target), catalog.flag(e.target)) for e in move.edits):
+        # The user wrote "none" for a flag that keeps the word as a string: leaving the
+        # flag out is what they meant, and gives nothing up.
+        return MEANT_NOTHING_TIER
     if orphans(base, child, catalog, message) or gives_up_primary(base, child, catalog, message):
         return GIVES_UP_TIER
     counts, shares = catalog.gpu_count_spellings(), catalog.gpu_share_spellings()
@@ -377,6 +381,19 @@ def _tier(move: Move, base: Candidate, child: Candidate, catalog: Catalog, messa
     if more_gpus(base, child, counts, shares):
         return MORE_GPUS_TIER
     return FEWER_GPUS_TIER if more_gpus(child, base, counts, shares) else KEEPS_TIER
+
+
+def _means_nothing(value: ArgValue | None, info: FlagInfo | None) -> bool:
+    """A value that is a word for nothing set ('none', 'null', 'unset') and none of the
+    flag's choices, nor spelled otherwise among them (--grammar-backend none is a backend
+    of its own)."""
+    if not isinstance(value, str) or value.strip().lower() not in _NOTHING_WORDS:
+        return False
+    # (among choices that spell nothing otherwise, 'unquant' or 'off', it means that one)
+    return info is None or not info.choices or _asks_for_default(value, [str(c) for c in info.choices])
+
+
+_NOTHING_WORDS = frozenset({"none", "null", "nil", "unset"})
 
 
 def value_of(candidate: Candidate, flag: str, catalog: Catalog) -> ArgValue | None:
