@@ -1366,6 +1366,9 @@ def _extra_values(left_over: str, flags: Flags) -> list[Move]:
             if _is_json(joined) and not flags.is_pinned(name):
                 # JSON a shell split at its spaces (an unquoted variable): joined again.
                 out.append(_inferred([Edit(EditOp.SET, name, joined)], "argparse"))
+            elif _reads_json_list(info) and not flags.is_pinned(name):
+                # The members of the one JSON list the flag reads, given as words.
+                out.append(_inferred([Edit(EditOp.SET, name, _json_list_of(value))], "argparse"))
             # (of a pinned flag too: its first value is the one the user pinned)
             out.append(_inferred([Edit(EditOp.SET, name, value[0])], "argparse"))
     return out
@@ -1379,6 +1382,19 @@ def _deprecated_for(name: str, flags: Flags) -> str | None:
         return None
     info = flags.catalog.flag(replacement.flag)
     return replacement.flag if info is not None and info.kind in ("value", "list") else None
+
+
+def _reads_json_list(info: FlagInfo) -> bool:
+    """The parser reads the flag's one value as a JSON list (SGLang's json_list_type)."""
+    kind = (info.type or "").lower()
+    return "json" in kind and "list" in kind
+
+
+def _json_list_of(words: Sequence[str]) -> str:
+    """Words as one JSON list: numbers as numbers, other words as strings."""
+    return json.dumps(
+        [int(w) if re.fullmatch(r"-?\d+", w) else as_number(w) if as_number(w) is not None else w for w in words]
+    )
 
 
 def _is_json(text: str) -> bool:

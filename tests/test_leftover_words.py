@@ -63,3 +63,23 @@ def test_a_primary_no_other_choice_depends_on_may_still_change() -> None:
     base = Candidate.build({"model-path": "/m", "quantization": "w8a8_fp8", "zz-runner": "lora_x"})
     message = "--zz-runner lora_x supports unquantized and 128-block FP8 MoE, got --quantization w8a8_fp8."
     assert not gives_up_primary(base, base.with_arg("quantization", "fp8"), BARE, message)
+
+
+def test_several_values_of_a_json_list_flag_are_the_list() -> None:
+    """Round 39 (0.5.11-fifth, in sample): a flag whose parser reads one JSON list
+    (json_list_type) given its members as words (``--group-ports 50000 50001``) takes them
+    as the list ``[50000, 50001]``, before keeping its first value alone."""
+    from autofix.catalog import load_catalog
+
+    flags = {
+        "model-path": {"kind": "value", "type": "str"},
+        "toy-group-ports": {"kind": "value", "type": "json_list_type"},
+    }
+    host = load_catalog().without_classes().with_parser({"flags": flags}, "9.9.9")
+    _, found = proposed(
+        {"toy-group-ports": ["50000", "50001"]},
+        "SystemExit",
+        "launch_server.py: error: unrecognized arguments: 50001",
+        catalog=host,
+    )
+    assert found and found[0].move.label() == "set toy-group-ports=[50000, 50001]", [p.move.label() for p in found]
