@@ -34,7 +34,9 @@ _MALFORMED = re.compile(
     r"JSONDecodeError|Expecting (?:value|property name|',' delimiter|':' delimiter)|must be (?:a )?(?:valid )?JSON"
     r"|is not (?:valid|parseable) JSON|not parseable|Invalid JSON|Extra data: line"
     # argparse's words when the flag's type is json.loads: "invalid loads value: '...'"
-    r"|invalid loads value",
+    r"|invalid loads value"
+    # a JSON string where an object was read (an object serialized twice)
+    r"|'str' object has no attribute '(?:items|get|keys)'",
 )
 # A key refused by name: "unknown phase 'max_bs'", "unexpected key \"x\"", "Unknown field: 'y'".
 _UNKNOWN_KEY = re.compile(
@@ -251,10 +253,13 @@ def mend(value: str) -> Any | None:
     """The JSON object or list ``value`` meant (None: already JSON, or not mendable)."""
     text = value.strip()
     try:
-        json.loads(text)
-        return None
+        data = json.loads(text)
     except ValueError:
         pass
+    else:
+        # An object serialized twice (a JSON string holding it): the object, unwrapped once.
+        inner = _json_of(data) if isinstance(data, str) else None
+        return inner if isinstance(inner, dict | list) else None
     if len(text) > 2 and text[0] == text[-1] and text[0] in "'\"":
         # A shell's quotes kept around the value (a command moved into an args list).
         inner = text[1:-1]
@@ -288,6 +293,13 @@ def mend(value: str) -> Any | None:
     except (TypeError, ValueError):
         return None
     return data if isinstance(data, dict | list) else None
+
+
+def _json_of(text: str) -> Any | None:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
 
 
 def _under_key(key: str, written: str) -> dict[str, Any] | None:
