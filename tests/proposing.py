@@ -7,7 +7,7 @@ from collections.abc import Mapping
 
 from autofix.catalog import Catalog, load_catalog
 from autofix.classify import Diagnosis, Subject, classify
-from autofix.model import Candidate, Failure, Gate, Move
+from autofix.model import Candidate, Failure, Frame, Gate, Move
 from autofix.renames import rename_move
 from autofix.repair import Proposal, apply, propose
 from autofix.search import Child, Search
@@ -34,6 +34,26 @@ def proposed(
     return candidate, propose(
         candidate, Diagnosis(failure, subject), catalog, pinned=("model-path",), resolved=resolved
     )
+
+
+def source_labels(
+    args: dict[str, object],
+    message: str,
+    source: str,
+    *,
+    catalog: Catalog,
+    line: int,
+    function: str,
+    exception: str = "AssertionError",
+) -> list[str]:
+    """The labels of the moves proposed when preflight fails with ``exception: message`` at
+    ``line`` of ``function`` in ``source`` (the failing file as installed, read whole)."""
+    candidate = Candidate.build({"model-path": "/m", **args})
+    frame = Frame(file="/x/server_args.py", line=line, function=function, source="assert")
+    failure = Failure(Gate.PREFLIGHT, None, "f", exception, message)
+    diagnosis = Diagnosis(failure, Subject(exception, message, frame))
+    found = propose(candidate, diagnosis, catalog, pinned=("model-path",), source=source)
+    return [p.move.label() for p in found]
 
 
 def proposed_labels(args: dict[str, object], exception: str, message: str, *, catalog: Catalog = BARE) -> list[str]:

@@ -11,9 +11,8 @@ of SGLang 0.4.10's __post_init__ assert."""
 from __future__ import annotations
 
 from autofix.catalog import load_catalog
-from autofix.classify import Diagnosis, Subject
-from autofix.model import Candidate, Failure, Frame, Gate
-from autofix.repair import propose
+
+from .proposing import source_labels
 
 BARE = load_catalog().without_classes()
 MESSAGE = "Pipeline parallelism is not compatible with speculative decoding or mixed chunked prefill."
@@ -25,12 +24,7 @@ TWO_NODES = {"tp-size": "8", "pp-size": "2", "nnodes": "2", "node-rank": "0", "s
 
 
 def _labels(args: dict[str, object]) -> list[str]:
-    candidate = Candidate.build({"model-path": "/m", **args})
-    frame = Frame(file="/x/server_args.py", line=3, function="check_layout", source="assert x")
-    subject = Subject("AssertionError", MESSAGE, frame)
-    failure = Failure(Gate.PREFLIGHT, None, "f", "AssertionError", MESSAGE)
-    proposals = propose(candidate, Diagnosis(failure, subject), BARE, pinned=("model-path",), source=SOURCE)
-    return [p.move.label() for p in proposals]
+    return source_labels(args, MESSAGE, SOURCE, catalog=BARE, line=3, function="check_layout")
 
 
 def test_folding_the_refused_size_comes_before_dropping_it() -> None:

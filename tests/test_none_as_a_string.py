@@ -9,10 +9,9 @@ shape."""
 
 from __future__ import annotations
 
-from autofix.catalog import load_catalog
-from autofix.classify import Diagnosis, Subject
-from autofix.model import Candidate, Failure, Frame, Gate
-from autofix.repair import propose
+from autofix.catalog import Catalog, load_catalog
+
+from .proposing import source_labels
 
 MESSAGE = "Toy EP requires balance_algorithm to be set to 'auto' or 'elastic'"
 SOURCE = f"""def check_toy_ep(self):
@@ -27,21 +26,17 @@ FLAGS = {
 HOST = load_catalog().without_classes().with_parser({"flags": FLAGS}, "9.9.9")
 
 
+def _labels(catalog: Catalog) -> list[str]:
+    args: dict[str, object] = {"toy-ep-backend": "none", "balance-algorithm": "greedy"}
+    return source_labels(args, MESSAGE, SOURCE, catalog=catalog, line=3, function="check_toy_ep")
+
+
 def test_a_flag_set_to_none_is_left_out_first() -> None:
-    candidate = Candidate.build({"model-path": "/m", "toy-ep-backend": "none", "balance-algorithm": "greedy"})
-    frame = Frame(file="/x/server_args.py", line=3, function="check_toy_ep", source="assert")
-    failure = Failure(Gate.PREFLIGHT, None, "f", "AssertionError", MESSAGE)
-    diagnosis = Diagnosis(failure, Subject("AssertionError", MESSAGE, frame))
-    labels = [p.move.label() for p in propose(candidate, diagnosis, HOST, pinned=("model-path",), source=SOURCE)]
+    labels = _labels(HOST)
     assert labels[0] == "drop toy-ep-backend", labels
 
 
 def test_none_that_is_a_choice_is_a_value_of_its_own() -> None:
     flags = {**FLAGS, "toy-ep-backend": {"kind": "value", "type": "str", "choices": ["none", "mooncake"]}}
-    host = load_catalog().without_classes().with_parser({"flags": flags}, "9.9.9")
-    candidate = Candidate.build({"model-path": "/m", "toy-ep-backend": "none", "balance-algorithm": "greedy"})
-    frame = Frame(file="/x/server_args.py", line=3, function="check_toy_ep", source="assert")
-    failure = Failure(Gate.PREFLIGHT, None, "f", "AssertionError", MESSAGE)
-    diagnosis = Diagnosis(failure, Subject("AssertionError", MESSAGE, frame))
-    labels = [p.move.label() for p in propose(candidate, diagnosis, host, pinned=("model-path",), source=SOURCE)]
+    labels = _labels(load_catalog().without_classes().with_parser({"flags": flags}, "9.9.9"))
     assert labels[0] != "drop toy-ep-backend", labels

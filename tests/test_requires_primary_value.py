@@ -22,23 +22,29 @@ def test_a_requirement_stated_on_a_primary_size_is_met_first() -> None:
     assert meets and not meets[0].gives_up, [(p.move.label(), p.gives_up) for p in found]
 
 
+def _moves_on(flag: str, args: dict[str, object], exception: str, message: str) -> list[tuple[str, bool]]:
+    """(label, gives up) of the proposed moves that drop or set ``flag``."""
+    _, found = proposed(args, exception, message)
+    return [(p.move.label(), p.gives_up) for p in found if p.move.label().startswith((f"drop {flag}", f"set {flag}"))]
+
+
 def test_a_primary_named_as_context_still_gives_up() -> None:
-    _, found = proposed(
+    role = _moves_on(
+        "disaggregation-mode",
         {"tp-size": "4", "disaggregation-mode": "decode", "enable-dp-lm-head": True},
         "ValueError",
         "--enable-dp-lm-head is not supported with --disaggregation-mode=decode",
     )
-    role = [p for p in found if p.move.label().startswith(("drop disaggregation-mode", "set disaggregation-mode"))]
-    assert all(p.gives_up for p in role), [(p.move.label(), p.gives_up) for p in found]
+    assert all(gives_up for _, gives_up in role), role
 
 
 def test_a_relation_between_two_sizes_is_context_not_a_value_to_meet() -> None:
     """Round 39: "requires tp_size == attn_dp_size" states no value of its own for TP; reading
     it as a requirement on TP put changing the user's TP before turning the feature off."""
-    _, found = proposed(
+    tp = _moves_on(
+        "tp-size",
         {"tp-size": "8", "attn-dp-size": "4", "enable-tp-lm-head-all-to-all": True},
         "AssertionError",
         "--enable-tp-lm-head-all-to-all currently requires tp_size == attn_dp_size, got tp_size=8, attn_dp_size=4.",
     )
-    tp = [p for p in found if p.move.label().startswith(("drop tp-size", "set tp-size"))]
-    assert all(p.gives_up for p in tp), [(p.move.label(), p.gives_up) for p in found]
+    assert tp and all(gives_up for _, gives_up in tp), tp

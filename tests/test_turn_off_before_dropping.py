@@ -9,10 +9,9 @@ message are ours, in the shape of SGLang 0.4.10's check_lora_server_args."""
 
 from __future__ import annotations
 
-from autofix.catalog import load_catalog
-from autofix.classify import Diagnosis, Subject
-from autofix.model import Candidate, Failure, Frame, Gate
-from autofix.repair import propose
+from autofix.catalog import Catalog, load_catalog
+
+from .proposing import source_labels
 
 MESSAGE = "compatibility of adapters and prefix reuse is in progress"
 SOURCE = f"""def check_adapters(self):
@@ -31,13 +30,8 @@ FLAGS = {
 HOST = load_catalog().without_classes().with_parser({"flags": FLAGS}, "9.9.9")
 
 
-def _labels(args: dict[str, object]) -> list[str]:
-    candidate = Candidate.build({"model-path": "/m", **args})
-    frame = Frame(file="/x/server_args.py", line=2, function="check_adapters", source="assert (")
-    subject = Subject("AssertionError", MESSAGE, frame)
-    failure = Failure(Gate.PREFLIGHT, None, "f", "AssertionError", MESSAGE)
-    proposals = propose(candidate, Diagnosis(failure, subject), HOST, pinned=("model-path",), source=SOURCE)
-    return [p.move.label() for p in proposals]
+def _labels(args: dict[str, object], source: str = SOURCE, catalog: Catalog = HOST) -> list[str]:
+    return source_labels(args, MESSAGE, source, catalog=catalog, line=2, function="check_adapters")
 
 
 def test_the_optimization_goes_off_before_the_users_feature() -> None:
@@ -58,15 +52,5 @@ def test_turning_a_feature_on_is_still_last() -> None:
         .without_classes()
         .with_parser({"flags": {**FLAGS, "enable-adapter-overlap": {"kind": "bool", "default": False}}}, "9.9.9")
     )
-    candidate = Candidate.build({"model-path": "/m", "lora-paths": ["a=/adapters/a"]})
-    frame = Frame(file="/x/server_args.py", line=2, function="check_adapters", source="assert (")
-    failure = Failure(Gate.PREFLIGHT, None, "f", "AssertionError", MESSAGE)
-    proposals = propose(
-        candidate,
-        Diagnosis(failure, Subject("AssertionError", MESSAGE, frame)),
-        host,
-        pinned=("model-path",),
-        source=source,
-    )
-    labels = [p.move.label() for p in proposals]
+    labels = _labels({"lora-paths": ["a=/adapters/a"]}, source, host)
     assert labels.index("drop lora-paths") < labels.index("set enable-adapter-overlap=True"), labels
