@@ -390,10 +390,11 @@ def _means_nothing(value: ArgValue | None, info: FlagInfo | None) -> bool:
     if not isinstance(value, str) or value.strip().lower() not in _NOTHING_WORDS:
         return False
     # (among choices that spell nothing otherwise, 'unquant' or 'off', it means that one)
-    return info is None or not info.choices or _asks_for_default(value, [str(c) for c in info.choices])
+    return info is None or _asks_for_default(value, [str(c) for c in info.choices])
 
 
-_NOTHING_WORDS = frozenset({"none", "null", "nil", "unset"})
+# The words for a default that say nothing is set ('auto' and 'default' pick something).
+_NOTHING_WORDS = DEFAULT_WORDS - {"auto", "default"}
 
 
 def value_of(candidate: Candidate, flag: str, catalog: Catalog) -> ArgValue | None:
@@ -710,7 +711,7 @@ def _values_unseen(move: Move, unseen: Sequence[str]) -> Move:
     (argparse's ambiguous option): the value the user gave goes with the rename."""
     renamed_to = {str(e.value) for e in move.edits if e.op is EditOp.RENAME and e.target in unseen}
     kept = tuple(e for e in move.edits if not (e.op is EditOp.SET and e.target in renamed_to))
-    return Move(kept, move.inferred, move.origin, move.ahead) if kept != move.edits else move
+    return replace(move, edits=kept)
 
 
 # Values a message shows for a flag: argparse's refused value, a check's "got v", "field=v".
@@ -1456,11 +1457,12 @@ def _numbers_refused(message: str, flags: Flags) -> list[Move]:
         if _as_numbers(refused) is None:
             continue
         for name, value in flags.candidate.args:
-            numbers = _as_numbers(refused, name, flags.catalog)
-            if numbers is None:
-                continue
             members = value if isinstance(value, tuple) else (value,) if isinstance(value, str) else ()
             if refused not in members or flags.is_pinned(name):
+                continue
+            # (read as this flag reads it: a token count's 8k is 8192)
+            numbers = _as_numbers(refused, name, flags.catalog)
+            if numbers is None:
                 continue
             if len(numbers) > 1 and not isinstance(value, tuple) and not flags.catalog.takes_list(name):
                 continue  # several numbers for a flag that takes one: not what it meant

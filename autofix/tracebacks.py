@@ -1383,7 +1383,8 @@ class JournalParser:
         if body[:1].isalpha() or body[:1] == "_":
             orphan = _ORPHAN.match(body)
             # (a trailing space after the colon: the message still starts on the next line)
-            bare = _BARE_ORPHAN.match(body.rstrip()) if orphan is None and body.rstrip()[-1:] == ":" else None
+            trimmed = body.rstrip() if orphan is None else ""
+            bare = _BARE_ORPHAN.match(trimmed) if trimmed[-1:] == ":" else None
             if orphan is not None or bare is not None:
                 self._start(key, stream, lead="")
                 tb = stream.open

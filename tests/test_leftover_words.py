@@ -11,6 +11,8 @@ These tests use their own flags and values."""
 
 from __future__ import annotations
 
+from autofix.catalog import load_catalog
+
 from .proposing import BARE, proposed
 
 
@@ -69,8 +71,6 @@ def test_several_values_of_a_json_list_flag_are_the_list() -> None:
     """Round 39 (0.5.11-fifth, in sample): a flag whose parser reads one JSON list
     (json_list_type) given its members as words (``--group-ports 50000 50001``) takes them
     as the list ``[50000, 50001]``, before keeping its first value alone."""
-    from autofix.catalog import load_catalog
-
     flags = {
         "model-path": {"kind": "value", "type": "str"},
         "toy-group-ports": {"kind": "value", "type": "json_list_type"},

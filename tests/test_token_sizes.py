@@ -15,6 +15,8 @@ import pytest
 from autofix.catalog import load_catalog
 from autofix.meant import as_meant
 
+from .proposing import proposed
+
 OWN_FLAGS = {
     "model-path": {"kind": "value", "type": "str"},
     "chunk-budget": {"kind": "value", "type": "int", "help": "The maximum number of tokens in one chunk."},
@@ -45,8 +47,6 @@ def test_a_token_size_is_binary_other_counts_decimal(flag: str, value: str, want
 def test_python_refusing_a_token_size_gives_the_binary_number() -> None:
     """int() refuses '6k' naming no flag (0.4.10's chunked-prefill-size is a plain int): the
     flag holding it gets the number of tokens meant."""
-    from .proposing import proposed
-
     _, found = proposed(
         {"chunked-prefill-size": "6k", "tp-size": "2"}, "ValueError", "invalid literal for int() with base 10: '6k'"
     )
