@@ -303,7 +303,9 @@ def _optional_turned_on(flags: Flags) -> list[TurnedOn]:
             continue
         if not any(p.search(name) for p in flags.catalog.optional):
             continue
-        if name.startswith("enable-") and not is_on(value):
+        info = flags.catalog.flags.get(name)
+        switch = info.kind == "bool" if info is not None else name.startswith("enable-")
+        if switch and not is_on(value):
             continue
         if flags.catalog.holds_default(name, value):
             continue

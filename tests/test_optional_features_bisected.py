@@ -107,3 +107,22 @@ def test_a_class_that_knows_no_flag_fixes_it_is_not_bisected() -> None:
 def test_argument_validation_is_not_bisected() -> None:
     _, moves = proposed({"enable-mixed-chunk": True}, "AssertionError", "shape mismatch in step 3")
     assert not any(e.target == "enable-mixed-chunk" for p in moves for e in p.move.edits)
+
+
+# Round 40 (40a, written before the change): a switch that forces a path on is an optional
+# feature too, whatever its name starts with: "enforce-…" (a fusion the server would
+# otherwise decide for itself) and a part's own "…-enable-…" switch.
+
+
+def test_a_switch_that_enforces_a_path_is_a_feature_turned_on() -> None:
+    _, move = pasted(UNREAD, {"tp": "8", "enforce-shared-experts-fusion": True})
+    assert move is not None and move.label() == "drop enforce-shared-experts-fusion"
+
+
+def test_a_parts_own_enable_switch_is_a_feature_turned_on() -> None:
+    _, move = pasted(UNREAD, {"tp": "2", "mm-enable-dp-encoder": True})
+    assert move is not None and move.label() == "drop mm-enable-dp-encoder"
+
+
+def test_an_enforcing_switch_left_off_is_no_feature() -> None:
+    assert pasted(UNREAD, {"tp": "8", "enforce-shared-experts-fusion": "false"})[1] is None
