@@ -64,3 +64,14 @@ def test_a_winner_without_a_flag_holds_the_fixs_default_value_of_it() -> None:
     assert kept(fix, {("tp-size", "8")}, base, catalog=catalog)
     assert not kept(fix, {("tp-size", "8"), ("disaggregation-transfer-backend", "nixl")}, base, catalog=catalog)
     assert not kept({("disaggregation-transfer-backend", "nixl")}, set(), base, catalog=catalog)
+
+
+def test_a_first_move_that_drops_a_flag_to_the_fixs_value_of_it_moves_toward_the_fix() -> None:
+    """Round 40b: dropping --disaggregation-transfer-backend launches with mooncake, the
+    parser's default; where the fix writes `mooncake` out, that drop launches the fix's
+    server (as the winner that leaves it out holds it, 38k). Where the fix holds another
+    value of the flag, the drop is no move toward it."""
+    catalog = load_catalog()
+    drop = Move((Edit(EditOp.DROP, "disaggregation-transfer-backend"),))
+    assert move_toward_fix(drop, [{("disaggregation-transfer-backend", "mooncake"), ("tp-size", "8")}], catalog)
+    assert not move_toward_fix(drop, [{("disaggregation-transfer-backend", "nixl"), ("tp-size", "8")}], catalog)
