@@ -78,6 +78,9 @@ _NUMBER_WORD = re.compile(r"^\s*(?P<tens>[a-z]+?)(?:[- ](?P<unit>[a-z]+))?\s*$")
 DEFAULT_WORDS = frozenset({"auto", "default", "none", "null", "nil", "unset"})
 NO_LIMIT_WORDS = frozenset({"unlimited", "infinite", "infinity", "inf", "no-limit", "nolimit", "no_limit", "unbounded"})
 OFF_WORDS = frozenset({"off", "disable", "disabled"})
+# Words for an end of a scale of levels (--log-requests-level 0..3): the top, the bottom.
+TOP_WORDS = frozenset({"all", "max", "maximum", "full", "everything", "verbose", "highest", "most"})
+BOTTOM_WORDS = frozenset({"min", "minimum", "minimal", "lowest", "least", "quiet"})
 # Minus signs a word processor or a web page types for "-".
 _MINUSES = str.maketrans(dict.fromkeys("\u2212\u2013\u2014\ufe63\uff0d", "-"))
 
@@ -114,7 +117,8 @@ def has_reading(word: str) -> bool:
     number, or the flag's default: ``auto``, ``None``, ``unlimited``, ``off``, a number
     written in words (``two``), or nothing at all (an unset variable a script expanded)."""
     plain = word.strip().lower()
-    return not plain or plain in DEFAULT_WORDS | NO_LIMIT_WORDS | OFF_WORDS or number_in_words(plain) is not None
+    known = DEFAULT_WORDS | NO_LIMIT_WORDS | OFF_WORDS | TOP_WORDS | BOTTOM_WORDS
+    return not plain or plain in known or number_in_words(plain) is not None
 
 
 def number_in_words(text: str) -> int | None:
@@ -152,6 +156,7 @@ def as_meant(text: str, flag: str, catalog: Catalog) -> str | None:
         _whole_number,
         _word_for_number,
         _written_in_words,
+        _end_of_scale,
         _count_given_a_unit,
         _token_size,
     )
@@ -277,6 +282,17 @@ def _written_in_words(text: str, _name: str, info: FlagInfo | None, _whole: bool
     """A number written in words given a number flag ('two'): that number."""
     number = number_in_words(text) if _number_type(info) is not None else None
     return None if number is None else str(number)
+
+
+def _end_of_scale(text: str, _name: str, info: FlagInfo | None, _whole: bool) -> str | None:
+    """A word for an end ('all', 'min') given a number flag whose choices are a scale of
+    levels: that end of it; None for a flag without numeric choices (no end to read)."""
+    levels = [n for c in (info.choices if info is not None else ()) if (n := as_number(str(c))) is not None]
+    if not levels or _number_type(info) is None:
+        return None
+    word = text.strip().lower()
+    end = max(levels) if word in TOP_WORDS else min(levels) if word in BOTTOM_WORDS else None
+    return None if end is None else tidy(end)
 
 
 def _count_given_a_unit(text: str, _name: str, info: FlagInfo | None, whole: bool) -> str | None:

@@ -319,8 +319,10 @@ def _toward(move: Move, fix: set[tuple[str, str]], catalog: Catalog) -> bool:
     fix_flags = {f for f, _ in fix}
     for e in move.edits:
         flag = catalog.canonical(e.target)
-        if e.op is EditOp.DROP and flag in fix_flags and not any(
-            f == flag and _left_out_value(flag, v, catalog) for f, v in fix
+        if (
+            e.op is EditOp.DROP
+            and flag in fix_flags
+            and not any(f == flag and _left_out_value(flag, v, catalog) for f, v in fix)
         ):
             # (leaving out a flag whose default is the fix's value launches the fix's server)
             return False

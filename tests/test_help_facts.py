@@ -34,6 +34,13 @@ OWN_FLAGS = {
     "base-priority": {"kind": "value", "type": "int", "help": "Priority of requests that give none."},
     "pin-cores": {"kind": "list", "type": "int", "help": "Cores to pin, one per worker."},
     "hist-edges": {"kind": "list", "type": "float", "help": "Histogram edges."},
+    "trace-depth": {
+        "kind": "value",
+        "type": "int",
+        "default": 1,
+        "choices": [0, 1, 2, 3],
+        "help": "0: ids. 3: everything.",
+    },
 }
 HOST = load_catalog().without_classes().with_parser({"flags": OWN_FLAGS}, "9.9.9")
 
@@ -169,3 +176,35 @@ def test_argparse_refusing_a_number_word_sets_the_number() -> None:
         catalog=load_catalog().without_classes(),
     )
     assert found and found[0].move.label() == "set max-running-requests=64", [p.move.label() for p in found]
+
+
+# Round 40c (written before the change): a number flag whose choices are a scale of levels
+# (--log-requests-level 0..3) given a word for one end of it: "all", "max", "full",
+# "verbose" is the top level, "min", "lowest", "quiet" the bottom one. A flag without such a
+# scale has no end to read the word as; the base still loads it and the search reads it.
+
+
+@pytest.mark.parametrize(
+    ("word", "want"), [("all", "3"), ("MAX", "3"), ("full", "3"), ("verbose", "3"), ("min", "0"), ("quiet", "0")]
+)
+def test_a_word_for_an_end_of_a_scale_of_levels_is_that_level(word: str, want: str) -> None:
+    assert meant(word, "trace-depth") == want
+
+
+def test_a_word_for_an_end_has_no_reading_without_a_scale() -> None:
+    assert meant("all", "lane-count") is None
+
+
+def test_a_number_flag_given_a_word_for_an_end_loads() -> None:
+    config = parse_base(MINIMAL + "    log-requests-level: all\n", source="m.yaml", default_name="m")
+    assert config.base.args_dict()["log-requests-level"] == "all"
+
+
+def test_argparse_refusing_a_level_word_sets_the_level() -> None:
+    _, found = proposed(
+        {"log-requests-level": "all", "log-requests": True},
+        "SystemExit",
+        "launch_server.py: error: argument --log-requests-level: invalid int value: 'all'",
+        catalog=load_catalog().without_classes(),
+    )
+    assert found and found[0].move.label() == "set log-requests-level=3", [p.move.label() for p in found]
