@@ -705,7 +705,10 @@ def offline_moves(diagnosis: Diagnosis, catalog: Catalog, source: str | None = N
     # As the search ranks them: a move on a primary choice the message does not name goes
     # after the rest (any such flag is assumed set, as every flag named is).
     message = diagnosis.subject.said or ""
-    return sorted(unique.values(), key=lambda m: _edits_unnamed_primary(m, catalog, message))
+    return sorted(
+        unique.values(),
+        key=lambda m: _edits_unnamed_primary(m, catalog, message) or _edits_context_choice(m, catalog, message),
+    )
 
 
 def _values_unseen(move: Move, unseen: Sequence[str]) -> Move:
@@ -894,6 +897,27 @@ def _edits_unnamed_primary(move: Move, catalog: Catalog, message: str) -> bool:
         if any(served in edited for served in catalog.intent.get(flag, ())):
             continue  # a drafter that goes with the algorithm it serves
         if flag in catalog.primary and not _message_names(flag, catalog, message):
+            return True
+    return False
+
+
+def _edits_context_choice(move: Move, catalog: Catalog, message: str) -> bool:
+    """Offline twin of the search's context rule (:func:`_context_only` with :func:`_tied`):
+    the message is about another flag ("--x is only supported with speculative_algorithm ==
+    EAGLE, got EAGLE3") and the move changes a primary choice a drafter may serve, or a role,
+    that the message names only as the condition that flag met."""
+    found = _SUBJECT_FLAG.match(message.strip())
+    if found is None or _TOLD_TO_CHANGE.search(message):
+        return False
+    subject = catalog.canonical(found.group("flag"))
+    if subject in catalog.primary:
+        return False
+    served = {flag for serves in catalog.intent.values() for flag in serves}
+    for edit in move.edits:
+        flag = catalog.canonical(edit.target)
+        if edit.op.on_env or flag == subject or _required_of(flag, catalog, message):
+            continue
+        if flag in catalog.roles or (flag in catalog.primary and flag in served):
             return True
     return False
 
