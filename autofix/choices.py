@@ -48,7 +48,7 @@ def near_choice(given: str, choice: str) -> bool:
         return True
     if as_number(given) is not None or choice.lower() in MODE_WORDS.get(given.lower(), ()):
         return True
-    if c in initials(given):
+    if c in initials(given) or _initials_started(given, [choice]):
         return True
     if _shortens(g, c) or _shortens(c, g):
         return True  # given abbreviates the choice (bf16), or the choice what was written (hf)
@@ -89,6 +89,7 @@ def closest_choices(given: str, choices: Sequence[str], preferred: Sequence[str]
     same = [c for c in choices if bare(c) == bare(given)][:1]
     meant = same or [c for w in MODE_WORDS.get(given_l, ()) for c in choices if c.lower() == w][:1]
     meant = meant or [c for c in choices if bare(c) in initials(given)][:1]
+    meant = meant or _initials_started(given, choices)
     rank = {c: i for i, c in enumerate(preferred)}
     prefixed = sorted(
         (c for c in choices if given_l and c.lower().startswith(given_l)),
@@ -117,6 +118,18 @@ def _leading_words(given: str, choices: Sequence[str]) -> list[str]:
 def _words(text: str) -> list[str]:
     """The words of ``text``, lower case (any run of other characters parts them)."""
     return [w for w in re.split(r"[^a-z0-9]+", text.lower()) if w]
+
+
+def _initials_started(given: str, choices: Sequence[str]) -> list[str]:
+    """The one short name among ``choices`` that the initials of the words written start,
+    the last words of the name left out ('longest-prefix': lpm, longest prefix match):
+    a name of letters alone, at most two letters longer than the initials."""
+    words = _words(given)
+    start = "".join(w[0] for w in words)
+    if len(words) < 2:
+        return []
+    short = [c for c in choices if c.isalpha() and c.lower().startswith(start) and len(c) <= len(start) + 2]
+    return short if len(short) == 1 else []
 
 
 def initials(given: str) -> set[str]:

@@ -149,6 +149,7 @@ def as_meant(text: str, flag: str, catalog: Catalog) -> str | None:
         _typographic_minus,
         _duration,
         _size_in_named_unit,
+        _device_index,
         _port,
         _part_of_whole,
         _thousands,
@@ -224,6 +225,20 @@ def _size_in_named_unit(text: str, name: str, info: FlagInfo | None, whole: bool
     steps = _UNIT_POWER[found.group("unit").lower()] - _UNIT_POWER[unit]
     value = float(found.group("number")) * (1024 if binary else 1000) ** steps
     return None if whole and not round(value, 6).is_integer() else tidy(value)
+
+
+# A torch device string: 'cuda:4', 'npu:0'.
+_DEVICE = re.compile(r"(?i)^\s*(?:cuda|gpu|npu|xpu|hip|musa|mps)\s*:\s*(?P<index>\d+)\s*$")
+_GPU_WORDS = re.compile(r"(?i)\bgpus?\b|\bdevices?\b")
+
+
+def _device_index(text: str, name: str, info: FlagInfo | None, whole: bool) -> str | None:
+    """A device string given an int flag that counts GPUs by index (its name or help says
+    GPU or device): the index ('cuda:4' for --base-gpu-id is 4)."""
+    found = _DEVICE.match(text)
+    if found is None or not whole or not (_GPU_WORDS.search(name.replace("-", " ")) or _GPU_WORDS.search(_help(info))):
+        return None
+    return str(int(found.group("index")))
 
 
 def _port(text: str, name: str, _info: FlagInfo | None, whole: bool) -> str | None:

@@ -1096,6 +1096,7 @@ def infer(
     moves.extend(json_moves(subject, flags.candidate.args, lists))  # JSON-valued flags: mend, rekey
     moves.extend(_sizes_with_units(subject, flags))
     moves.extend(_numbers_refused(message, flags))
+    moves.extend(_bound_shown(message, flags))
     moves.extend(_past_bound(message, flags))
     moves.extend(_within_capacity(message, flags))
     moves.extend(_value_made_divisible(message, flags))
@@ -1512,6 +1513,45 @@ _PAST_BOUND = re.compile(
     r"(?:(?P<over>greater than|larger than|bigger than|more than|exceeds?|above)|less than|smaller than|below)"
     r"\b[^()\n]{0,80}?\((?P<bound>-?\d+(?:\.\d+)?)\)"
 )
+
+
+# A bound computed from other sizes, its value shown after the expression: "x must be less
+# than or equal to y - 1 (3)", "x must be at least y * 4 (16)".
+_BOUND_SHOWN = re.compile(
+    r"(?<![\w-])(?:--(?P<flag>[a-z0-9][a-z0-9-]*)|(?P<field>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)) (?:must|should) be "
+    r"(?:(?P<most>less than or equal to|at most|no (?:more|greater|larger) than|<=)"
+    r"|(?P<least>greater than or equal to|at least|no (?:less|fewer|smaller) than|>=)"
+    r"|(?P<below>less than|smaller than|fewer than|<)|(?P<above>greater than|larger than|more than|>)) "
+    r"(?P<expr>[^()\n.;,]{1,80}?[a-z_][^()\n.;,]{0,80}?) \((?P<bound>-?\d+(?:\.\d+)?)\)"
+)
+
+
+def _bound_shown(message: str, flags: Flags) -> list[Move]:
+    """The flag set to the bound a check computes and shows ("(3)"), one past it for a
+    strict bound on an int; the user's value, where known, must be on the wrong side."""
+    out: list[Move] = []
+    for found in _BOUND_SHOWN.finditer(message):
+        flag = found.group("flag") or flag_name(found.group("field"))
+        spelled = flags.spelling(flag)
+        if spelled is None or flags.is_pinned(flag):
+            continue
+        bound = float(found.group("bound"))
+        whole = bound.is_integer() and _number_kind(flag, flags) == "int"
+        step = 1 if whole else 0
+        value = bound - step if found.group("below") else bound + step if found.group("above") else bound
+        if (found.group("below") or found.group("above")) and not whole:
+            continue  # (no value just past a strict bound on a float)
+        held = as_number(flags.candidate.arg(spelled))
+        low = found.group("most") or found.group("below")
+        if held is not None and (held <= value if low else held >= value):
+            continue  # the user's value already meets it: the bound is not what failed
+        out.append(_inferred([Edit(EditOp.SET, flags.target(flag), _tidy(value))], "bound"))
+    return out
+
+
+def _number_kind(flag: str, flags: Flags) -> str | None:
+    info = flags.catalog.flag(flag)
+    return info.type if info is not None else None
 
 
 def _past_bound(message: str, flags: Flags) -> list[Move]:
