@@ -324,8 +324,9 @@ def _count_given_a_unit(text: str, _name: str, info: FlagInfo | None, whole: boo
 
 
 # A scalar that holds a number of tokens: its name ends so, or its help says it counts them.
-_TOKENS_IN_NAME = re.compile(r"(?:^|-)tokens?$")
-_HELP_COUNTS_TOKENS = re.compile(r"(?i)\bnumber of tokens\b")
+# (an attention window, sliding or local, spans tokens too)
+_TOKENS_IN_NAME = re.compile(r"(?:^|-)tokens?$|(?:^|-)window(?:-size)?$")
+_HELP_COUNTS_TOKENS = re.compile(r"(?i)\bnumber of tokens\b|\bsliding window\b")
 
 
 def _token_size(text: str, name: str, info: FlagInfo | None, whole: bool) -> str | None:

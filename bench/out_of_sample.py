@@ -122,6 +122,7 @@ SETS = (
     "sglang-0.5.11-third",
     "sglang-0.5.11-fourth",
     "sglang-0.5.11-fifth",
+    "sglang-0.5.11-sixth",
     "spellings",
 )
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")

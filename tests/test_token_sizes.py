@@ -24,6 +24,8 @@ OWN_FLAGS = {
     "max-waiting": {"kind": "value", "type": "int", "help": "The maximum number of waiting requests."},
     "rebalance-every": {"kind": "value", "type": "int", "help": "Number of iterations between two rebalances."},
     "latency-edges": {"kind": "list", "type": "float", "help": "Bucket edges of the token histogram."},
+    "draft-span": {"kind": "value", "type": "int", "help": "Sliding window size for the drafter."},
+    "attention-window-size": {"kind": "value", "type": "int", "help": "Local attention span."},
 }
 HOST = load_catalog().without_classes().with_parser({"flags": OWN_FLAGS}, "9.9.9")
 
@@ -38,6 +40,9 @@ HOST = load_catalog().without_classes().with_parser({"flags": OWN_FLAGS}, "9.9.9
         ("max-waiting", "10k", "10000"),  # requests: a decimal count
         ("rebalance-every", "2k", "2000"),
         ("latency-edges", "2k", "2000"),  # a histogram's edges, not a size
+        # Round 40i (written before the change): a model's attention window spans tokens
+        ("draft-span", "4k", "4096"),  # the help says sliding window
+        ("attention-window-size", "4k", "4096"),  # the name says window
     ],
 )
 def test_a_token_size_is_binary_other_counts_decimal(flag: str, value: str, want: str) -> None:
