@@ -1097,6 +1097,7 @@ def infer(
     moves.extend(_sizes_with_units(subject, flags))
     moves.extend(_numbers_refused(message, flags))
     moves.extend(_bound_shown(message, flags))
+    moves.extend(_sizes_related(message, flags, resolved))
     moves.extend(_past_bound(message, flags))
     moves.extend(_within_capacity(message, flags))
     moves.extend(_value_made_divisible(message, flags))
@@ -1547,6 +1548,48 @@ def _bound_shown(message: str, flags: Flags) -> list[Move]:
             continue  # the user's value already meets it: the bound is not what failed
         out.append(_inferred([Edit(EditOp.SET, flags.target(flag), _tidy(value))], "bound"))
     return out
+
+
+# Two sizes related by name with nothing computed after the second: "a should be greater
+# than or equal to b", "--a must be less than --b".
+_NAME = r"(?:--[a-z0-9][a-z0-9-]*|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)"
+_SIZES_RELATED = re.compile(
+    rf"(?<![\w-])(?P<a>{_NAME}) (?:must|should) be "
+    r"(?:(?P<most>less than or equal to|at most|no (?:more|greater|larger) than|<=)"
+    r"|(?P<least>greater than or equal to|at least|no (?:less|fewer|smaller) than|>=)"
+    r"|(?P<below>less than|smaller than|fewer than|<)|(?P<above>greater than|larger than|more than|>)) "
+    rf"(?:the )?(?P<b>{_NAME})(?=\s*(?:[.;,)]|$|\n|\s(?![-+*/x\d(])))"
+)
+
+
+def _sizes_related(message: str, flags: Flags, resolved: Mapping[str, object]) -> list[Move]:
+    """The size a check is about set to the value of the size it is bounded by (one past
+    it for a strict bound on ints), where that one's value is known and the first is on
+    the wrong side of it."""
+    out: list[Move] = []
+    for found in _SIZES_RELATED.finditer(message):
+        a, b = (_name_of(found.group(k)) for k in ("a", "b"))
+        spelled = flags.spelling(a)
+        if a == b or spelled is None or flags.is_pinned(a):
+            continue
+        other = as_number(flags.value(b, resolved))
+        held = as_number(flags.candidate.arg(spelled))
+        if other is None or held is None:
+            continue
+        whole = other.is_integer() and _number_kind(a, flags) == "int"
+        strict = found.group("below") or found.group("above")
+        if strict and not whole:
+            continue
+        value = other - 1 if found.group("below") else other + 1 if found.group("above") else other
+        low = found.group("most") or found.group("below")
+        if held <= value if low else held >= value:
+            continue  # (already on the right side: not what failed)
+        out.append(_inferred([Edit(EditOp.SET, flags.target(a), _tidy(value))], "bound"))
+    return out
+
+
+def _name_of(written: str) -> str:
+    return written[2:] if written.startswith("--") else flag_name(written)
 
 
 def _number_kind(flag: str, flags: Flags) -> str | None:
