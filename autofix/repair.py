@@ -901,6 +901,10 @@ def _edits_unnamed_primary(move: Move, catalog: Catalog, message: str) -> bool:
     return False
 
 
+# A check that shows the condition's flag holds nothing: "..., got None."
+_NOTHING_GOT = re.compile(r"\bgot ['\"]?(?:None|none|null)\b")
+
+
 def _edits_context_choice(move: Move, catalog: Catalog, message: str) -> bool:
     """Offline twin of the search's context rule (:func:`_context_only` with :func:`_tied`):
     the message is about another flag ("--x is only supported with speculative_algorithm ==
@@ -917,6 +921,8 @@ def _edits_context_choice(move: Move, catalog: Catalog, message: str) -> bool:
         flag = catalog.canonical(edit.target)
         if edit.op.on_env or flag == subject or _required_of(flag, catalog, message):
             continue
+        if edit.op is EditOp.SET and _NOTHING_GOT.search(message):
+            continue  # ("..., got None": the choice is unset; setting it gives nothing up)
         if flag in catalog.roles or (flag in catalog.primary and flag in served):
             return True
     return False

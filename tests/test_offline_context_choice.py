@@ -42,3 +42,10 @@ def test_the_flag_the_check_is_about_goes_before_the_algorithm_it_met() -> None:
 def test_a_message_that_tells_to_change_the_algorithm_keeps_it_first() -> None:
     moves = _offline("--enable-mixed-chunk needs NGRAM: set --speculative-algorithm NGRAM.")
     assert moves and moves[0] == "set speculative-algorithm=NGRAM", moves
+
+
+def test_an_algorithm_the_check_shows_unset_is_set_first() -> None:
+    """(Round 40d's review: "..., got None" shows the condition's flag holds nothing: setting
+    it changes no choice of the user's, and is what the check asks.)"""
+    moves = _offline("--enable-mixed-chunk needs --speculative-algorithm NGRAM to pick its drafts, got None.")
+    assert moves and moves[0] == "set speculative-algorithm=NGRAM", moves
