@@ -486,13 +486,21 @@ def _context_only(flag: str, base: Candidate, catalog: Catalog, message: str) ->
     """The message is about another flag the user set (it opens with it: "--x is not
     supported with --disaggregation-mode=decode") that is no primary choice: the primary
     one it names after it is the context the refused option met, not what is refused."""
+    subject = _check_subject(message, catalog)
+    if subject is None or _required_of(flag, catalog, message):
+        return False  # (what the feature requires of the flag: "requires attn_cp_size == 1")
+    return subject != flag and value_of(base, subject, catalog) is not None
+
+
+def _check_subject(message: str, catalog: Catalog) -> str | None:
+    """The flag a check opens with and is about ("--x is not supported with ..."), when it
+    is no primary choice and the message does not tell what to do with a flag (then it
+    names that one as the fix)."""
     found = _SUBJECT_FLAG.match(message.strip())
     if found is None or _TOLD_TO_CHANGE.search(message):
-        return False  # (a message that tells what to do with a flag names it as the fix)
-    if _required_of(flag, catalog, message):
-        return False  # (what the feature requires of the flag: "requires attn_cp_size == 1")
+        return None
     subject = catalog.canonical(found.group("flag"))
-    return subject != flag and subject not in catalog.primary and value_of(base, subject, catalog) is not None
+    return None if subject in catalog.primary else subject
 
 
 def _required_of(flag: str, catalog: Catalog, message: str) -> bool:
@@ -910,11 +918,8 @@ def _edits_context_choice(move: Move, catalog: Catalog, message: str) -> bool:
     the message is about another flag ("--x is only supported with speculative_algorithm ==
     EAGLE, got EAGLE3") and the move changes a primary choice a drafter may serve, or a role,
     that the message names only as the condition that flag met."""
-    found = _SUBJECT_FLAG.match(message.strip())
-    if found is None or _TOLD_TO_CHANGE.search(message):
-        return False
-    subject = catalog.canonical(found.group("flag"))
-    if subject in catalog.primary:
+    subject = _check_subject(message, catalog)
+    if subject is None:
         return False
     served = {flag for serves in catalog.intent.values() for flag in serves}
     for edit in move.edits:
@@ -1522,15 +1527,27 @@ _PAST_BOUND = re.compile(
 )
 
 
+# How a check relates a size to its bound, in words or symbols (a group per relation).
+_RELATION_WORDS = (
+    r"(?:(?P<most>less than or equal to|at most|no (?:more|greater|larger) than|<=)"
+    r"|(?P<least>greater than or equal to|at least|no (?:less|fewer|smaller) than|>=)"
+    r"|(?P<below>less than|smaller than|fewer than|<)|(?P<above>greater than|larger than|more than|>))"
+)
+# A size's name in a check: its flag or its field.
+_NAME = r"(?:--[a-z0-9][a-z0-9-]*|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)"
 # A bound computed from other sizes, its value shown after the expression: "x must be less
 # than or equal to y - 1 (3)", "x must be at least y * 4 (16)".
 _BOUND_SHOWN = re.compile(
-    r"(?<![\w-])(?:--(?P<flag>[a-z0-9][a-z0-9-]*)|(?P<field>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)) (?:must|should) be "
-    r"(?:(?P<most>less than or equal to|at most|no (?:more|greater|larger) than|<=)"
-    r"|(?P<least>greater than or equal to|at least|no (?:less|fewer|smaller) than|>=)"
-    r"|(?P<below>less than|smaller than|fewer than|<)|(?P<above>greater than|larger than|more than|>)) "
+    rf"(?<![\w-])(?P<a>{_NAME}) (?:must|should) be {_RELATION_WORDS} "
     r"(?P<expr>[^()\n.;,]{1,80}?[a-z_][^()\n.;,]{0,80}?) \((?P<bound>-?\d+(?:\.\d+)?)\)"
 )
+# Two sizes related by name with nothing computed after the second: "a should be greater
+# than or equal to b", "--a must be less than --b".
+_SIZES_RELATED = re.compile(
+    rf"(?<![\w-])(?P<a>{_NAME}) (?:must|should) be {_RELATION_WORDS} "
+    rf"(?:the )?(?P<b>{_NAME})(?=\s*(?:[.;,)]|$|\n|\s(?![-+*/x\d(])))"
+)
+_RELATION_OF_GROUP = {"most": "<=", "least": ">=", "below": "<", "above": ">"}
 
 
 def _bound_shown(message: str, flags: Flags) -> list[Move]:
@@ -1538,34 +1555,15 @@ def _bound_shown(message: str, flags: Flags) -> list[Move]:
     strict bound on an int; the user's value, where known, must be on the wrong side."""
     out: list[Move] = []
     for found in _BOUND_SHOWN.finditer(message):
-        flag = found.group("flag") or flag_name(found.group("field"))
+        flag = _name_of(found.group("a"))
         spelled = flags.spelling(flag)
         if spelled is None or flags.is_pinned(flag):
             continue
-        bound = float(found.group("bound"))
-        whole = bound.is_integer() and _number_kind(flag, flags) == "int"
-        step = 1 if whole else 0
-        value = bound - step if found.group("below") else bound + step if found.group("above") else bound
-        if (found.group("below") or found.group("above")) and not whole:
-            continue  # (no value just past a strict bound on a float)
+        value = _value_meeting(found, float(found.group("bound")), flag, flags)
         held = as_number(flags.candidate.arg(spelled))
-        low = found.group("most") or found.group("below")
-        if held is not None and (held <= value if low else held >= value):
-            continue  # the user's value already meets it: the bound is not what failed
-        out.append(_inferred([Edit(EditOp.SET, flags.target(flag), _tidy(value))], "bound"))
+        if value is not None and not (held is not None and _already_meets(found, held, value)):
+            out.append(_inferred([Edit(EditOp.SET, flags.target(flag), _tidy(value))], "bound"))
     return out
-
-
-# Two sizes related by name with nothing computed after the second: "a should be greater
-# than or equal to b", "--a must be less than --b".
-_NAME = r"(?:--[a-z0-9][a-z0-9-]*|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)"
-_SIZES_RELATED = re.compile(
-    rf"(?<![\w-])(?P<a>{_NAME}) (?:must|should) be "
-    r"(?:(?P<most>less than or equal to|at most|no (?:more|greater|larger) than|<=)"
-    r"|(?P<least>greater than or equal to|at least|no (?:less|fewer|smaller) than|>=)"
-    r"|(?P<below>less than|smaller than|fewer than|<)|(?P<above>greater than|larger than|more than|>)) "
-    rf"(?:the )?(?P<b>{_NAME})(?=\s*(?:[.;,)]|$|\n|\s(?![-+*/x\d(])))"
-)
 
 
 def _sizes_related(message: str, flags: Flags, resolved: Mapping[str, object]) -> list[Move]:
@@ -1580,27 +1578,46 @@ def _sizes_related(message: str, flags: Flags, resolved: Mapping[str, object]) -
             continue
         other = as_number(flags.value(b, resolved))
         held = as_number(flags.candidate.arg(spelled))
-        if other is None or held is None:
-            continue
-        whole = other.is_integer() and _number_kind(a, flags) == "int"
-        strict = found.group("below") or found.group("above")
-        if strict and not whole:
-            continue
-        value = other - 1 if found.group("below") else other + 1 if found.group("above") else other
-        low = found.group("most") or found.group("below")
-        if held <= value if low else held >= value:
-            continue  # (already on the right side: not what failed)
-        out.append(_inferred([Edit(EditOp.SET, flags.target(a), _tidy(value))], "bound"))
+        value = _value_meeting(found, other, a, flags) if other is not None else None
+        if value is not None and held is not None and not _already_meets(found, held, value):
+            out.append(_inferred([Edit(EditOp.SET, flags.target(a), _tidy(value))], "bound"))
     return out
+
+
+def _relation(found: re.Match[str]) -> str:
+    """The relation a match of ``_RELATION_WORDS`` states, as its symbol."""
+    return next(symbol for group, symbol in _RELATION_OF_GROUP.items() if found.group(group))
+
+
+def _value_meeting(found: re.Match[str], bound: float, flag: str, flags: Flags) -> float | None:
+    """The value of ``flag`` nearest ``bound`` that meets the relation found: the bound, or
+    one past it for a strict one on an int flag; None for a strict one otherwise."""
+    relation = _relation(found)
+    whole = bound.is_integer() and _takes_int(flag, flags)
+    if relation in ("<", ">") and not whole:
+        return None  # (no value just past a strict bound on a float)
+    return _edge(relation, bound, 1.0)
+
+
+def _already_meets(found: re.Match[str], held: float, value: float) -> bool:
+    """The user's value is already on the side of ``value`` the relation asks for: the
+    bound is not what failed."""
+    return held <= value if _relation(found) in ("<", "<=") else held >= value
+
+
+def _edge(relation: str, bound: float, step: float) -> float:
+    """The value nearest ``bound`` that holds ``relation`` to it: the bound itself, or a
+    ``step`` past it for a strict one."""
+    return {">": bound + step, ">=": bound, "<": bound - step, "<=": bound}[relation]
 
 
 def _name_of(written: str) -> str:
     return written[2:] if written.startswith("--") else flag_name(written)
 
 
-def _number_kind(flag: str, flags: Flags) -> str | None:
+def _takes_int(flag: str, flags: Flags) -> bool:
     info = flags.catalog.flag(flag)
-    return info.type if info is not None else None
+    return info is not None and info.type == "int"
 
 
 def _past_bound(message: str, flags: Flags) -> list[Move]:
@@ -2982,7 +2999,7 @@ def _satisfy(field: str, relation: str, value: object, flags: Flags) -> list[lis
             out += sets([_tidy(whole)])
         # The nearest value that holds: the bound itself (an int flag steps past a strict one).
         step = 1.0 if info is not None and info.type == "int" else 0.0
-        edge = {">": bound + step, ">=": bound, "<": bound - step, "<=": bound}[relation]
+        edge = _edge(relation, bound, step)
         if test(edge):
             out += sets([_tidy(edge)])
         out += sets(v for v in domain if as_number(v) is not None and test(float(as_number(v) or 0)))
