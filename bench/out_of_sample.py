@@ -112,6 +112,7 @@ SETS = (
     "users25",
     "users26",
     "users27",
+    "users28",
     "sglang-0.4.10.post2-first",
     "sglang-0.4.10.post2-second",
     "sglang-0.4.10.post2-third",
