@@ -51,6 +51,8 @@ _SIGNAL_STRENGTH = (
     # SGLang's warning that the profiled KV budget is negative (the failure line often cut).
     "kv_budget_negative",
     "bind_error",
+    # glibc's allocator check that stopped a corrupt heap: the abort or crash below follows.
+    "heap_check",
     "segfault",
     # A C++ exception that escaped: the abort reported below it follows from it.
     "cpp_terminate",

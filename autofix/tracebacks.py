@@ -242,6 +242,17 @@ _SIGNALS: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(r"(?:ncclInternalError|ncclInvalidUsage|ncclSystemError|ncclUnhandledCudaError|ncclRemoteError)"),
     ),
     ("bind_error", re.compile(r"(?:\[Errno 98\]|address already in use|Address already in use)")),
+    # glibc's allocator stopping on a corrupt heap ("free(): invalid pointer", "double free or
+    # corruption (!prev)", "corrupted size vs. prev_size"): a native library freed what it
+    # did not own or wrote past a buffer; the abort that follows only reports it.
+    (
+        "heap_check",
+        re.compile(
+            r"(?P<detail>(?:munmap_chunk|free|malloc|realloc|malloc_consolidate|_int_free|_int_malloc)"
+            r"\(\): (?:invalid|corrupted|unaligned|unsorted|double free|memory corruption)[^\n]*"
+            r"|double free or corruption \([^)\n]{1,10}\)|corrupted (?:size vs\. prev_size|double-linked list)[^\n]*)"
+        ),
+    ),
     # (a native backtrace's banner too: "!!!!!!! Segfault encountered !!!!!!!")
     (
         "segfault",
@@ -287,6 +298,7 @@ _SIGNAL_HINT = re.compile(
     r"|Main process exited|signal 11"
     r"|Watchdog|watchdog timeout|Assertion `|profiled value -|\]:\[E|^E\d{4} \d\d:|access fault"
     r"|page fault|fault from die|NVRM: Xid|terminate called|non-zero status"
+    r"|\(\): |double free|corrupted "
 )
 
 # A pipe to a dead child breaking says less than the wrapper that reports the death.
@@ -605,12 +617,13 @@ _SIGNAL_BLOCK_PATTERN = (
     r"|Watchdog thread terminated|Watchdog timeout \(|watchdog timeout \("
     r"|CUDA(?: [Ee]rror(?: \([^)\n]*\))?: |_ERROR_)|NCCL WARN "
     r"|n(?:ccl(?:InternalError|InvalidUsage|SystemError|UnhandledCudaError|RemoteError)|on-zero status: )"
-    r"|E(?:rrno 98|\d{3,4} \d\d:\d\d:\d\d|xit ?code[:=]? ?-9\b)|d(?:dress already in use| value -\d)"
+    r"|E(?:rrno 98|\d{3,4} \d\d:\d\d:\d\d|xit ?code[:=]? ?-9\b)|d(?:dress already in use| value -\d|ouble free or)"
     r"|Seg(?:mentation fault|fault encountered)|SEGV"
     r"|e(?:xit(?: status 13[79]| ?code[:=]? ?-9\b)|r throwing an instance)|s(?:ignal 11|sertion `)|Killed|KILL"
-    r"|oom-kill|Main process exited"
+    r"|o(?:om-kill|rrupted (?:size vs|double-linked))|Main process exited"
     r"|\"MESSAGE\":\["
     r"|Memory access fault by GPU|page fault|fault from die|NVRM: Xid"
+    r"|\(\): (?:invalid|corrupted|double|unaligned|unsorted|memory)"
 )
 # Every alternative costs the block scan of every journal; the ones added for torch's glog
 # error lines ("E421 02:05:38"), a negative profiled budget ("d value -5") and a kernel's
@@ -620,6 +633,11 @@ _SIGNAL_BLOCK_PATTERN = (
 # The kernel log's GPU faults ("page fault", "fault from die", "NVRM: Xid") cost about a
 # tenth of the scan of a journal of progress lines; no spelling of them that shares a first
 # letter measured cheaper.
+# glibc's heap checks ("free(): invalid pointer", "double free or corruption", "corrupted
+# size vs. prev_size") are found by their "(): " and from inside their words ("c|orrupted",
+# with "oom-kill" under one "o"): a scan of a journal of progress lines with three
+# parentheses a line costs about an eighth more; one alternative per function name started
+# inside it ("fr|ee(): ", "mall|oc(): ", ...) measured a third more, "c" first more still.
 _SIGNAL_BLOCK = re.compile(_SIGNAL_BLOCK_PATTERN)
 # A line that can matter when no traceback is open: it starts one (a header, a frame cut
 # from its header, an exception line quoted alone) or it is a failure line. The literals

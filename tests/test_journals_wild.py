@@ -329,7 +329,6 @@ MISSES = {
     "sglang-29646": "round 48: measured on the round-40a engine (006a3ee), not tuned on",
     "sglang-38022": "round 50: measured on the round-40a engine (006a3ee), not tuned on",
     "sglang-pr31653": "round 51: measured on the round-41 start engine (1075adb), not tuned on",
-    "sglang-36495": "round 52: measured on the round-41 start engine (1075adb), not tuned on",
     "legacy-rocm-build-6023": "round 53: measured on the round-41 start engine (1075adb), not tuned on",
     "sglang-pr15675": "round 53: measured on the round-41 start engine (1075adb), not tuned on",
     "aibrix-1771": "round 53: measured on the round-41 start engine (1075adb), not tuned on",
