@@ -380,16 +380,39 @@ def same_state(value: str, choices: Sequence[str]) -> list[str]:
     return [c for c in choices if (c.lower() in OFF_WORDS) == off]
 
 
+def took_as_prefix(spelling: str, catalog: Catalog) -> bool:
+    """argparse reads ``spelling`` as one flag of the host's: every spelling the parser has
+    that starts with it belongs to that flag (``mem-frac`` is ``mem-fraction-static``)."""
+    if not catalog.flags or catalog.knows(spelling) or not re.fullmatch(r"[a-z0-9][a-z0-9-]*", spelling):
+        return False
+    owners = {catalog.canonical(k) for k in (*catalog.flags, *catalog.aliases) if k.startswith(spelling)}
+    return len(owners) == 1
+
+
+def _named_in(spelling: str, text: str) -> bool:
+    return re.search(rf"--{re.escape(spelling)}(?![\w-])", text) is not None
+
+
 def rename_edits(
-    candidate: Candidate, catalog: Catalog, resolved: Mapping[str, object] | None = None, *, offline: bool = False
+    candidate: Candidate,
+    catalog: Catalog,
+    resolved: Mapping[str, object] | None = None,
+    *,
+    offline: bool = False,
+    refusal: str | None = None,
 ) -> list[Edit]:
     """Edits that spell every unknown flag of the candidate as the parser knows it.
 
     ``offline``: the candidate is only what an error message showed, so a value the
-    replacement takes from another flag (ep-size = tp-size) is not known and not set."""
+    replacement takes from another flag (ep-size = tp-size) is not known and not set.
+    ``refusal``: the parser's error; a prefix it took for one flag is spelled out only when
+    that error names it (spelling it out otherwise launches the same server, one attempt
+    later)."""
     edits: list[Edit] = []
     taken = frozenset(catalog.canonical(s) for s, _ in candidate.args if catalog.knows(s))
     for spelling in unknown_flags(candidate, catalog):
+        if refusal is not None and took_as_prefix(spelling, catalog) and not _named_in(spelling, refusal):
+            continue
         older = older_switch(spelling, candidate.arg(spelling), catalog)
         if older is not None:
             edits.extend((Edit(EditOp.RENAME, spelling, older), Edit(EditOp.SET, older, True)))
@@ -486,10 +509,16 @@ def _concrete(
 
 
 def rename_move(
-    candidate: Candidate, catalog: Catalog, resolved: Mapping[str, object] | None = None, *, offline: bool = False
+    candidate: Candidate,
+    catalog: Catalog,
+    resolved: Mapping[str, object] | None = None,
+    *,
+    offline: bool = False,
+    refusal: str | None = None,
 ) -> Move | None:
-    """All of the candidate's unknown flags renamed in one move (None: nothing to rename)."""
-    edits = rename_edits(candidate, catalog, resolved, offline=offline)
+    """All of the candidate's unknown flags renamed in one move (None: nothing to rename);
+    ``refusal``: the parser's error (rename_edits)."""
+    edits = rename_edits(candidate, catalog, resolved, offline=offline, refusal=refusal)
     return Move(tuple(edits), inferred=True, origin="rename") if edits else None
 
 

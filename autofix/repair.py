@@ -194,7 +194,11 @@ def propose(
             # A class with a move for this candidate is the operator's answer: the failing
             # file is read only where none of its moves applies (its backend is not set).
             source = None
-    renamed = rename_move(candidate, catalog, resolved) if _parser_refused(diagnosis.subject) else None
+    renamed = (
+        rename_move(candidate, catalog, resolved, refusal=_parser_text(diagnosis.subject))
+        if _parser_refused(diagnosis.subject)
+        else None
+    )
     refused = _refused_together(diagnosis.subject, candidate)
     if renamed is not None:
         renamed = _answering_all(renamed, candidate, refused)
