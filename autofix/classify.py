@@ -44,6 +44,8 @@ _SIGNAL_STRENGTH = (
     "nccl_warn",
     # A C library's checked status (NVSHMEM's "file.cpp:N: non-zero status: S what failed").
     "status_failed",
+    # UCX's error-level line (a KV transfer's connection or device that failed).
+    "ucx_error",
     # torch's C++ error-level lines (Gloo, NCCL process groups) that no pattern above names.
     "torch_error",
     # glog's error level from another C++ library (a transfer engine's failed write).

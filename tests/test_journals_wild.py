@@ -249,7 +249,6 @@ MISSES = {
     "angelslim-16": "round 10: measured after the round's engine was frozen (d8ba6c2), not tuned on",
     "sglang-24011": "round 11: measured after the round's engine was frozen (ce58d01), not tuned on",
     "sglang-31864": "round 11: measured after the round's engine was frozen (ce58d01), not tuned on",
-    "sglang-22714": "round 11: measured after the round's engine was frozen (ce58d01), not tuned on",
     "sglang-18943": "round 11: measured after the round's engine was frozen (ce58d01), not tuned on",
     "sglang-7338": "round 13: measured after the round-14 engine was frozen (37e2c6d), not tuned on",
     "sglang-23769": "round 13: measured after the round-14 engine was frozen (37e2c6d), not tuned on",
@@ -329,9 +328,7 @@ MISSES = {
     "sglang-29646": "round 48: measured on the round-40a engine (006a3ee), not tuned on",
     "sglang-38022": "round 50: measured on the round-40a engine (006a3ee), not tuned on",
     "sglang-pr31653": "round 51: measured on the round-41 start engine (1075adb), not tuned on",
-    "legacy-rocm-build-6023": "round 53: measured on the round-41 start engine (1075adb), not tuned on",
     "sglang-pr15675": "round 53: measured on the round-41 start engine (1075adb), not tuned on",
-    "aibrix-1771": "round 53: measured on the round-41 start engine (1075adb), not tuned on",
 }
 
 
