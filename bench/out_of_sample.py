@@ -124,6 +124,7 @@ SETS = (
     "sglang-0.5.11-fourth",
     "sglang-0.5.11-fifth",
     "sglang-0.5.11-sixth",
+    "sglang-0.5.11-seventh",
     "spellings",
 )
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
