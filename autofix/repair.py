@@ -1266,6 +1266,9 @@ def _from_argparse(message: str, flags: Flags) -> list[Move]:
     if choice:
         flag, given, listed = choice.group(1), choice.group(2), choice.group(3)
         choices = _listed_items(listed)
+        switched = _value_switch(flag, given, choices, flags)
+        if switched is not None:
+            out.append(switched)
         joined = _joined_members(flag, given, choices, flags)
         if joined:
             out.append(_inferred([Edit(EditOp.SET, flags.target(flag), joined)], "argparse"))
@@ -1309,6 +1312,18 @@ def _from_argparse(message: str, flags: Flags) -> list[Move]:
     if bad and flags.spelling(bad.group(1)):
         out.append(_inferred([Edit(EditOp.DROP, flags.target(bad.group(1)))], "argparse"))
     return out
+
+
+def _value_switch(flag: str, given: str, choices: Sequence[str], flags: Flags) -> Move | None:
+    """A refused value that names a feature with a switch of its own (``--hicache-storage-backend
+    lmcache`` where the parser has ``--enable-lmcache``) and is near none of the choices: the
+    user asked for that feature under the wrong flag; the switch goes on and the flag goes."""
+    switch = "enable-" + "-".join(re.findall(r"[a-z0-9]+", given.lower()))
+    info = flags.catalog.flag(switch)
+    if info is None or info.kind != "bool" or any(near_choice(given, c) for c in choices):
+        return None
+    drop = [Edit(EditOp.DROP, flags.target(flag))] if flags.spelling(flag) else []
+    return _inferred([Edit(EditOp.SET, switch, True), *drop], "argparse")
 
 
 def _asks_for_default(given: str, choices: Sequence[str]) -> bool:
