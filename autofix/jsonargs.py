@@ -8,6 +8,10 @@ args``, ``--preferred-sampling-params`` …), read as an operator fixes them. Pu
   'prefill')``) is renamed to the nearest key the message lists, else the object is placed
   under the section it lists (first listed first); a key no list names is dropped. Every
   other key the user wrote is kept.
+* An inner part a template rendered with the wrong type (an object serialized on its own, a
+  number written as a string) is what it evidently meant, when the failure is the server
+  finding a string there ("'str' object has no attribute 'get'", "'<=' not supported between
+  instances of 'str' and 'int'").
 * A value the user wrote that a check refuses by name (``Unknown quantization method:
   slimquant_w4a8``) takes the object's section that holds it out.
 
@@ -83,12 +87,51 @@ def json_moves(
     refused_value = _REFUSED_IN_JSON.search(message)
     if refused_value is not None:
         moves.extend(_revalued(refused_value, candidate_args))
+    if _NUMBER_AS_TEXT.search(text):
+        moves.extend(_numbers_unquoted(candidate_args))
     missing = _MISSING_KEYS.search(message)
     if missing is not None:
         moves.extend(_given_keys(_QUOTED.findall(missing.group("names")), message, candidate_args, list_flags))
     if _REFUSES.search(message):
         moves.extend(_without_refused_value(message, candidate_args))
     return moves
+
+
+# --- a number a template wrote as a string ----------------------------------------------------
+
+# Python's words when a string stands where a number is computed with: "'<=' not supported
+# between instances of 'str' and 'int'", "can't multiply sequence by non-int of type
+# 'float'", "must be real number, not str", "unsupported operand type(s) for *: 'str' and ...".
+_NUMBER_AS_TEXT = re.compile(
+    r"between instances of '(?:str' and '(?:int|float)|(?:int|float)' and 'str)'"
+    r"|can't multiply sequence by non-int|must be real number, not str"
+    r"|unsupported operand type\(s\) for [^:]{1,3}: '(?:str' and '(?:int|float)|(?:int|float)' and 'str)'"
+)
+_NUMBER_TEXT = re.compile(r"^\s*-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*$")
+
+
+def _numbers_unquoted(args: tuple[tuple[str, Any], ...]) -> Iterator[Move]:
+    """Each JSON-valued flag whose value holds numbers written as strings, with the numbers."""
+    for name, value in args:
+        if not isinstance(value, str) or not value.lstrip().startswith(("{", "[")):
+            continue
+        data = _json_of(value)
+        if not isinstance(data, dict | list):
+            continue
+        meant = _as_numbers(data)
+        if meant != data:
+            yield _set(name, json.dumps(meant, ensure_ascii=False))
+
+
+def _as_numbers(data: Any) -> Any:
+    if isinstance(data, dict):
+        return {k: _as_numbers(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return [_as_numbers(v) for v in data]
+    if isinstance(data, str) and _NUMBER_TEXT.match(data):
+        number = float(data)
+        return int(number) if number.is_integer() and "." not in data and "e" not in data.lower() else number
+    return data
 
 
 # --- a value of the user's inside the JSON that a check refuses by name ---------------------
@@ -257,9 +300,13 @@ def mend(value: str) -> Any | None:
     except ValueError:
         pass
     else:
-        # An object serialized twice (a JSON string holding it): the object, unwrapped once.
+        # An object serialized twice (a JSON string holding it): the object, unwrapped once;
+        # the same for an object or list inside it that a template serialized on its own.
         inner = _json_of(data) if isinstance(data, str) else None
-        return inner if isinstance(inner, dict | list) else None
+        if isinstance(inner, dict | list):
+            return inner
+        unwrapped = _inner_unwrapped(data)
+        return unwrapped if unwrapped != data else None
     if len(text) > 2 and text[0] == text[-1] and text[0] in "'\"":
         # A shell's quotes kept around the value (a command moved into an args list).
         inner = text[1:-1]
@@ -293,6 +340,18 @@ def mend(value: str) -> Any | None:
     except (TypeError, ValueError):
         return None
     return data if isinstance(data, dict | list) else None
+
+
+def _inner_unwrapped(data: Any) -> Any:
+    """``data`` with every string inside it that holds a JSON object or list replaced by it."""
+    if isinstance(data, dict):
+        return {k: _inner_unwrapped(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return [_inner_unwrapped(v) for v in data]
+    if isinstance(data, str) and data.lstrip().startswith(("{", "[")):
+        inner = _json_of(data)
+        return _inner_unwrapped(inner) if isinstance(inner, dict | list) else data
+    return data
 
 
 def _json_of(text: str) -> Any | None:
