@@ -87,6 +87,9 @@ def json_moves(
     refused_value = _REFUSED_IN_JSON.search(message)
     if refused_value is not None:
         moves.extend(_revalued(refused_value, candidate_args))
+    looked_up = _KEY_ERROR.match(text)
+    if looked_up is not None:
+        moves.extend(_key_looked_up(looked_up.group("key"), candidate_args))
     if _NUMBER_AS_TEXT.search(text):
         moves.extend(_numbers_unquoted(candidate_args))
     missing = _MISSING_KEYS.search(message)
@@ -95,6 +98,45 @@ def json_moves(
     if _REFUSES.search(message):
         moves.extend(_without_refused_value(message, candidate_args))
     return moves
+
+
+# --- a key the server looked up and did not find ------------------------------------------------
+
+# "KeyError: 'factor'": the code read that key of an object the user gave (an identifier, not
+# a weight's dotted name).
+_KEY_ERROR = re.compile(r"^KeyError: ['\"](?P<key>[A-Za-z_]\w{0,60})['\"]$")
+
+
+def _key_looked_up(key: str, args: tuple[tuple[str, Any], ...]) -> Iterator[Move]:
+    """Each JSON-valued flag with an object (at any depth) that lacks ``key`` and holds a key
+    sharing a word with it ("rope_factor" for "factor"): that key renamed to it."""
+    for name, value in args:
+        if not isinstance(value, str) or not value.lstrip().startswith("{"):
+            continue
+        data = _json_of(value)
+        if not isinstance(data, dict):
+            continue
+        meant = _required_deep(data, key)
+        if meant != data:
+            yield _set(name, json.dumps(meant, ensure_ascii=False))
+
+
+def _required_deep(data: Any, key: str) -> Any:
+    """``data`` with the first object that lacks ``key`` and holds a key of its words renamed
+    (a key holding a value; one holding an object or a list is a section, not the value read)."""
+    if not isinstance(data, dict):
+        return data
+    if key not in data:
+        values = {k: v for k, v in data.items() if not isinstance(v, dict | list)}
+        renamed = _with_required(values, [key])
+        if renamed != values:
+            old = next(k for k in values if k not in renamed)
+            return {key if k == old else k: v for k, v in data.items()}
+    for k, v in data.items():
+        inner = _required_deep(v, key)
+        if inner != v:
+            return {**data, k: inner}
+    return data
 
 
 # --- a number a template wrote as a string ----------------------------------------------------

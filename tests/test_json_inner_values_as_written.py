@@ -62,3 +62,26 @@ def test_a_type_error_without_numeric_strings_changes_no_json() -> None:
     assert not any(
         p.move.edits[0].target == "json-model-override-args" and p.move.edits[0].op.value == "set" for p in found
     )
+
+
+def test_a_key_the_server_looked_up_and_missed_renames_the_users_key_of_that_word() -> None:
+    """KeyError: 'factor' where the user's object (nested) holds 'rope_factor': that key was
+    the factor, written in another tool's naming."""
+    written = json.dumps({"rope_scaling": {"type": "yarn", "rope_factor": 40, "beta_fast": 32}})
+    _, found = proposed({"json-model-override-args": written, "tp-size": "8"}, "KeyError", "'factor'")
+    assert found
+    meant = json.loads(str(found[0].child.arg("json-model-override-args")))
+    assert meant == {"rope_scaling": {"type": "yarn", "factor": 40, "beta_fast": 32}}
+
+
+def test_a_key_error_no_key_of_the_user_shares_a_word_with_changes_no_json() -> None:
+    written = json.dumps({"rope_scaling": {"type": "yarn", "factor": 40}})
+    _, found = proposed({"json-model-override-args": written}, "KeyError", "'original_max_position_embeddings'")
+    assert not any(e.target == "json-model-override-args" and e.op.value == "set" for p in found for e in p.move.edits)
+
+
+def test_a_section_is_not_renamed_to_the_key_looked_up() -> None:
+    """'rope_scaling' holds an object: KeyError 'rope_theta' does not make it the theta."""
+    written = json.dumps({"rope_scaling": {"type": "yarn", "factor": 4}})
+    _, found = proposed({"json-model-override-args": written}, "KeyError", "'rope_theta'")
+    assert not any(e.target == "json-model-override-args" and e.op.value == "set" for p in found for e in p.move.edits)
