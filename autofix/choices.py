@@ -77,10 +77,11 @@ def _shortens(short: str, long: str) -> bool:
     return len(short) < len(long) and short[0] == long[0] and all(ch in rest for ch in short)
 
 
-def closest_choices(given: str, choices: Sequence[str], preferred: Sequence[str] = ()) -> list[str]:
+def closest_choices(given: str, choices: Sequence[str], preferred: Sequence[str] = (), context: str = "") -> list[str]:
     """Valid choices nearest to what was given: a choice that means the word given (a mode
     named otherwise), then prefix matches (in the catalogue's order of preference for the
-    flag, then the parser's), then by similarity."""
+    flag, then the parser's), then by similarity. ``context``: what else the command says
+    of what is served (the model's path), where a variant's own word may stand."""
     given_l = given.lower()
     number, numbers = as_number(given), [as_number(c) for c in choices]
     if number is not None and choices and all(n is not None for n in numbers):
@@ -90,6 +91,7 @@ def closest_choices(given: str, choices: Sequence[str], preferred: Sequence[str]
     meant = same or [c for w in MODE_WORDS.get(given_l, ()) for c in choices if c.lower() == w][:1]
     meant = meant or [c for c in choices if bare(c) in initials(given)][:1]
     meant = meant or _initials_started(given, choices)
+    meant = meant or _family_of_version(given, choices, context)
     rank = {c: i for i, c in enumerate(preferred)}
     prefixed = sorted(
         (c for c in choices if given_l and c.lower().startswith(given_l)),
@@ -97,6 +99,28 @@ def closest_choices(given: str, choices: Sequence[str], preferred: Sequence[str]
     )
     similar = difflib.get_close_matches(given, choices, n=len(choices), cutoff=0.0)
     return list(dict.fromkeys([*meant, *prefixed, *_leading_words(given, choices), *similar]))
+
+
+_VERSIONED = re.compile(r"^(?P<family>[a-z][a-z_-]*?)[-_]?v?\d+(?:\.\d+)*$")
+
+
+def _family_of_version(given: str, choices: Sequence[str], context: str = "") -> list[str]:
+    """The family's choice for a value that is its name with a version after it ('qwen3':
+    'qwen'), when the choices that start with the value go on with a word of their own
+    ('qwen3_coder', a variant not named, nor in ``context``: a Qwen3-Coder model's path names
+    it); [] when the family is no choice or no such variant is listed (then the nearest
+    spelling stands, another version or not)."""
+    found = _VERSIONED.match(given.lower())
+    if found is None:
+        return []
+    family = [c for c in choices if c.lower() == found.group("family")]
+    longer = [c for c in choices if c.lower().startswith(given.lower()) and c.lower() != given.lower()]
+    if not family or not longer or any(not re.match(r"[-_.][a-z]", c.lower()[len(given) :]) for c in longer):
+        return []
+    said = set(_words(context))
+    if any(set(_words(c[len(given) :])) <= said for c in longer):
+        return []
+    return family
 
 
 def _leading_words(given: str, choices: Sequence[str]) -> list[str]:

@@ -1276,7 +1276,7 @@ def _from_argparse(message: str, flags: Flags) -> list[Move]:
         if mended:
             out.append(_inferred([Edit(EditOp.SET, flags.target(flag), mended)], "argparse"))
         preferred = [str(v) for v in flags.catalog.domain(flag)]
-        ranked = closest_choices(given, choices, preferred)[:2]
+        ranked = closest_choices(given, choices, preferred, _served(flags))[:2]
         # Among many choices a spelling that is not near is chance, not what was meant:
         # the default (the flag dropped) goes before it. (Among a few, the nearest by
         # letters still tends to be what was meant: measured in round 38, 131 against 125
@@ -1312,6 +1312,12 @@ def _from_argparse(message: str, flags: Flags) -> list[Move]:
     if bad and flags.spelling(bad.group(1)):
         out.append(_inferred([Edit(EditOp.DROP, flags.target(bad.group(1)))], "argparse"))
     return out
+
+
+def _served(flags: Flags) -> str:
+    """What the command says of the model it serves: its path (a variant's word in it)."""
+    held = flags.candidate.arg("model-path") if flags.candidate.has("model-path") else None
+    return held if isinstance(held, str) else ""
 
 
 def _value_switch(flag: str, given: str, choices: Sequence[str], flags: Flags) -> Move | None:
