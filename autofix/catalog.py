@@ -39,6 +39,7 @@ FILE_KEYS = (
     "aliases",
     "domains",
     "names",
+    "also_called",
     "env_domains",
     "host_facts",
     "intent",
@@ -257,6 +258,9 @@ class Catalog:
     # speculative algorithms): facts, read only to tell which one a misspelt name meant,
     # never values to try (a search never switches an algorithm by this list).
     names: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # Other names a choice goes by (lower case -> the choice): what a refused value that is
+    # one of them meant ("MTP" is NEXTN).
+    also_called: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     # A size that can fold into another keeping the GPUs a server takes (pp into tp: both
     # split one model over GPUs): the move for a message that refuses the first.
     folds: Mapping[str, str] = field(default_factory=dict)
@@ -607,6 +611,7 @@ def parse_catalog(texts: Mapping[str, str], flag_texts: Mapping[str, str] | None
     env_domains: dict[str, re.Pattern[str]] = {}
     words: dict[str, tuple[str, ...]] = {}
     names: dict[str, tuple[str, ...]] = {}
+    also_called: dict[str, dict[str, str]] = {}
     folds: dict[str, str] = {}
     splits: dict[str, str] = {}
     gpu_shares: dict[str, str] = {}
@@ -655,6 +660,14 @@ def parse_catalog(texts: Mapping[str, str], flag_texts: Mapping[str, str] | None
             if not _FLAG.match(str(flag)) or not isinstance(known, list) or not all(isinstance(k, str) for k in known):
                 raise CatalogError(f"{name}: names.{flag}: must map a flag to a list of names")
             names[str(flag)] = tuple(known)
+        for flag, table in (data.get("also_called") or {}).items():
+            if (
+                not _FLAG.match(str(flag))
+                or not isinstance(table, Mapping)
+                or not all(isinstance(k, str) and isinstance(v, str) for k, v in table.items())
+            ):
+                raise CatalogError(f"{name}: also_called.{flag}: must map a flag to other names -> its choice")
+            also_called[str(flag)] = {k.lower(): v for k, v in table.items()}
         for flag, phrases in (data.get("words") or {}).items():
             if (
                 not _FLAG.match(str(flag))
@@ -703,6 +716,7 @@ def parse_catalog(texts: Mapping[str, str], flag_texts: Mapping[str, str] | None
         roles=frozenset(roles),
         words=words,
         names=names,
+        also_called=also_called,
         folds=folds,
         splits=splits,
         components=tuple(components),

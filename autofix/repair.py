@@ -1266,6 +1266,9 @@ def _from_argparse(message: str, flags: Flags) -> list[Move]:
     if choice:
         flag, given, listed = choice.group(1), choice.group(2), choice.group(3)
         choices = _listed_items(listed)
+        called = flags.catalog.also_called.get(flags.catalog.canonical(flag), {}).get(given.lower())
+        if called in choices:
+            out.append(_inferred([Edit(EditOp.SET, flags.target(flag), called)], "argparse"))
         switched = _value_switch(flag, given, choices, flags)
         if switched is not None:
             out.append(switched)
