@@ -1114,6 +1114,7 @@ def infer(
     moves.extend(_bound_shown(message, flags))
     moves.extend(_sizes_related(message, flags, resolved))
     moves.extend(_past_bound(message, flags))
+    moves.extend(_cap_raised(message, flags))
     moves.extend(_within_capacity(message, flags))
     moves.extend(_value_made_divisible(message, flags))
     parser_text = _parser_text(subject)
@@ -1663,6 +1664,28 @@ def _past_bound(message: str, flags: Flags) -> list[Move]:
             continue
         if (held > float(bound)) == (found.group("over") is not None):
             out.append(_inferred([Edit(EditOp.SET, flags.target(flag), bound)], "bound"))
+    return out
+
+
+# A cap a check finds exceeded, named by its flag or field: "should not exceed
+# max_loaded_loras", "exceeds --max-ep-size"; the values follow by name ("max_ep_size=8").
+_CAP_EXCEEDED = re.compile(rf"(?:(?:should|must|cannot|can ?not|may) not exceed|exceeds?) (?:the )?(?P<cap>{_NAME})")
+_SHOWN_BY_NAME = re.compile(r"\b(?P<field>[a-z][a-z0-9_]{0,60})=(?P<value>\d+)\b")
+
+
+def _cap_raised(message: str, flags: Flags) -> list[Move]:
+    """A cap raised to the count that passed it, both shown by name ("max_loaded_loras=2,
+    lora_paths=4"): what the user asked for stays, under a cap that holds it."""
+    out: list[Move] = []
+    shown = {found.group("field"): int(found.group("value")) for found in _SHOWN_BY_NAME.finditer(message)}
+    for found in _CAP_EXCEEDED.finditer(message):
+        cap = _name_of(found.group("cap"))
+        held = shown.get(cap.replace("-", "_"))
+        counts = [v for field, v in shown.items() if field != cap.replace("-", "_")]
+        if held is None or flags.spelling(cap) is None or flags.is_pinned(cap) or not counts:
+            continue
+        if max(counts) > held:
+            out.append(_inferred([Edit(EditOp.SET, flags.target(cap), str(max(counts)))], "bound"))
     return out
 
 
