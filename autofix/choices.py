@@ -101,7 +101,7 @@ def closest_choices(given: str, choices: Sequence[str], preferred: Sequence[str]
     return list(dict.fromkeys([*meant, *prefixed, *_leading_words(given, choices), *similar]))
 
 
-_VERSIONED = re.compile(r"^(?P<family>[a-z][a-z_-]*?)[-_]?v?\d+(?:\.\d+)*$")
+_VERSIONED = re.compile(r"^(?P<family>[a-z][a-z_-]*?)[-_]?v?(?P<version>\d+(?:\.\d+)*)$")
 
 
 def _family_of_version(given: str, choices: Sequence[str], context: str = "") -> list[str]:
@@ -119,6 +119,11 @@ def _family_of_version(given: str, choices: Sequence[str], context: str = "") ->
         return []
     said = set(_words(context))
     if any(set(_words(c[len(given) :])) <= said for c in longer):
+        return []
+    # A model of another version of the family (Qwen3.5 where 'qwen3' was written) is not
+    # what the value names: its own format may be the variant's.
+    served = re.findall(rf"{re.escape(found.group('family'))}[-_]?v?(\d+(?:\.\d+)*)", context.lower())
+    if any(v != found.group("version") for v in served):
         return []
     return family
 

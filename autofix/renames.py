@@ -389,6 +389,16 @@ def took_as_prefix(spelling: str, catalog: Catalog) -> bool:
     return len(owners) == 1
 
 
+def _spelled_out_only(spelling: str, found: Meaning, catalog: Catalog) -> bool:
+    """The reading of ``spelling`` is the flag argparse takes it for, value unchanged: the
+    rename launches the same server (not so for a prefix argparse takes for a switch that
+    refuses the word given, or a name a line break split)."""
+    if found.dropped or len(found.flags) != 1 or found.flags[0][1] is not None or not took_as_prefix(spelling, catalog):
+        return False
+    owner = next(catalog.canonical(k) for k in (*catalog.flags, *catalog.aliases) if k.startswith(spelling))
+    return catalog.canonical(found.flags[0][0]) == owner
+
+
 def _named_in(spelling: str, text: str) -> bool:
     return re.search(rf"--{re.escape(spelling)}(?![\w-])", text) is not None
 
@@ -411,8 +421,6 @@ def rename_edits(
     edits: list[Edit] = []
     taken = frozenset(catalog.canonical(s) for s, _ in candidate.args if catalog.knows(s))
     for spelling in unknown_flags(candidate, catalog):
-        if refusal is not None and took_as_prefix(spelling, catalog) and not _named_in(spelling, refusal):
-            continue
         older = older_switch(spelling, candidate.arg(spelling), catalog)
         if older is not None:
             edits.extend((Edit(EditOp.RENAME, spelling, older), Edit(EditOp.SET, older, True)))
@@ -420,6 +428,8 @@ def rename_edits(
         user_value = candidate.arg(spelling)
         found = meaning(spelling, catalog, user_value, taken)
         if found is None:
+            continue
+        if refusal is not None and _spelled_out_only(spelling, found, catalog) and not _named_in(spelling, refusal):
             continue
         if found.dropped:
             edits.append(Edit(EditOp.DROP, spelling))

@@ -52,3 +52,11 @@ def test_the_search_reads_the_models_path() -> None:
     plain = proposed_labels({"model-path": "/m/Qwen3-8B", "tool-call-parser": "qwen3"}, "argparse_error", message)
     assert coder[0] == "set tool-call-parser=qwen3_coder"
     assert plain[0] == "set tool-call-parser=qwen"
+
+
+def test_a_model_of_another_version_of_the_family_keeps_the_variant_first() -> None:
+    """Qwen3.5 where 'qwen3' was written: the value does not name the model's version, so the
+    family reading says nothing (users21's Qwen3.5 case, found at round 41's after-run)."""
+    choices = ["auto", "llama3", "qwen", "qwen3_coder"]
+    assert closest_choices("qwen3", choices, context="/models/Qwen/Qwen3.5-397B-A17B-NVFP4")[0] == "qwen3_coder"
+    assert closest_choices("qwen3", choices, context="/models/Qwen/Qwen3-235B-A22B")[0] == "qwen"

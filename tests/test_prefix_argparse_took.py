@@ -43,3 +43,22 @@ def test_a_prefix_the_parser_names_is_renamed() -> None:
         {"mem-frac": "0.9"}, "argparse_error", "sglang serve: error: unrecognized arguments: --mem-frac 0.9"
     )
     assert labels[0] == "rename mem-frac to mem-fraction-static"
+
+
+def test_a_prefix_that_means_another_flag_is_still_renamed() -> None:
+    """`--quantize fp8`: argparse takes the prefix for the switch --quantize-and-serve and
+    refuses the word; the user meant --quantization (another engine's flag). Found at the
+    after-run of round 41 (crossover's TGI case), written before the mend."""
+    labels = proposed_labels({"quantize": "fp8"}, "argparse_error", "sglang serve: error: unrecognized arguments: fp8")
+    assert labels[0] == "rename quantize to quantization"
+
+
+def test_a_prefix_with_the_rest_of_its_name_as_its_value_is_rejoined() -> None:
+    """`--node-r ank 0` (a line break split the flag): argparse takes --node-r for --node-rank
+    and refuses 'ank'; the rename rejoins the name and keeps 0 (users8's case)."""
+    _, proposals = proposed(
+        {"node-r": ("ank", "0"), "nnodes": "2"},
+        "argparse_error",
+        "sglang serve: error: argument --node-rank: invalid int value: 'ank'",
+    )
+    assert proposals and proposals[0].child.arg("node-rank") == "0"
