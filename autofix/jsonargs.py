@@ -24,7 +24,7 @@ import ast
 import difflib
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import yaml
@@ -110,15 +110,29 @@ _KEY_ERROR = re.compile(r"^KeyError: ['\"](?P<key>[A-Za-z_]\w{0,60})['\"]$")
 def _key_looked_up(key: str, args: tuple[tuple[str, Any], ...]) -> Iterator[Move]:
     """Each JSON-valued flag with an object (at any depth) that lacks ``key`` and holds a key
     sharing a word with it ("rope_factor" for "factor"): that key renamed to it."""
+    return _each_changed(args, lambda data: _required_deep(data, key))
+
+
+def _each_changed(args: tuple[tuple[str, Any], ...], change: Callable[[Any], Any]) -> Iterator[Move]:
+    """Each flag holding a JSON object or list that ``change`` changes, set to what it gives."""
     for name, value in args:
-        if not isinstance(value, str) or not value.lstrip().startswith("{"):
+        if not isinstance(value, str) or not value.lstrip().startswith(("{", "[")):
             continue
         data = _json_of(value)
-        if not isinstance(data, dict):
+        if not isinstance(data, dict | list):
             continue
-        meant = _required_deep(data, key)
+        meant = change(data)
         if meant != data:
             yield _set(name, json.dumps(meant, ensure_ascii=False))
+
+
+def _leaves_mapped(data: Any, leaf: Callable[[Any], Any]) -> Any:
+    """``data`` with every value that is no object or list replaced by ``leaf`` of it."""
+    if isinstance(data, dict):
+        return {k: _leaves_mapped(v, leaf) for k, v in data.items()}
+    if isinstance(data, list):
+        return [_leaves_mapped(v, leaf) for v in data]
+    return leaf(data)
 
 
 def _required_deep(data: Any, key: str) -> Any:
@@ -154,26 +168,15 @@ _NUMBER_TEXT = re.compile(r"^\s*-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*$")
 
 def _numbers_unquoted(args: tuple[tuple[str, Any], ...]) -> Iterator[Move]:
     """Each JSON-valued flag whose value holds numbers written as strings, with the numbers."""
-    for name, value in args:
-        if not isinstance(value, str) or not value.lstrip().startswith(("{", "[")):
-            continue
-        data = _json_of(value)
-        if not isinstance(data, dict | list):
-            continue
-        meant = _as_numbers(data)
-        if meant != data:
-            yield _set(name, json.dumps(meant, ensure_ascii=False))
+    return _each_changed(args, lambda data: _leaves_mapped(data, _number_of))
 
 
-def _as_numbers(data: Any) -> Any:
-    if isinstance(data, dict):
-        return {k: _as_numbers(v) for k, v in data.items()}
-    if isinstance(data, list):
-        return [_as_numbers(v) for v in data]
-    if isinstance(data, str) and _NUMBER_TEXT.match(data):
-        number = float(data)
-        return int(number) if number.is_integer() and "." not in data and "e" not in data.lower() else number
-    return data
+def _number_of(leaf: Any) -> Any:
+    """A string that is a number written out, as that number; anything else as it is."""
+    if not isinstance(leaf, str) or not _NUMBER_TEXT.match(leaf):
+        return leaf
+    number = float(leaf)
+    return int(number) if number.is_integer() and "." not in leaf and "e" not in leaf.lower() else number
 
 
 # --- a value of the user's inside the JSON that a check refuses by name ---------------------
@@ -386,14 +389,14 @@ def mend(value: str) -> Any | None:
 
 def _inner_unwrapped(data: Any) -> Any:
     """``data`` with every string inside it that holds a JSON object or list replaced by it."""
-    if isinstance(data, dict):
-        return {k: _inner_unwrapped(v) for k, v in data.items()}
-    if isinstance(data, list):
-        return [_inner_unwrapped(v) for v in data]
-    if isinstance(data, str) and data.lstrip().startswith(("{", "[")):
-        inner = _json_of(data)
-        return _inner_unwrapped(inner) if isinstance(inner, dict | list) else data
-    return data
+    return _leaves_mapped(data, _unwrapped_leaf)
+
+
+def _unwrapped_leaf(leaf: Any) -> Any:
+    if not isinstance(leaf, str) or not leaf.lstrip().startswith(("{", "[")):
+        return leaf
+    inner = _json_of(leaf)
+    return _inner_unwrapped(inner) if isinstance(inner, dict | list) else leaf
 
 
 def _json_of(text: str) -> Any | None:

@@ -380,23 +380,24 @@ def same_state(value: str, choices: Sequence[str]) -> list[str]:
     return [c for c in choices if (c.lower() in OFF_WORDS) == off]
 
 
-def took_as_prefix(spelling: str, catalog: Catalog) -> bool:
-    """argparse reads ``spelling`` as one flag of the host's: every spelling the parser has
-    that starts with it belongs to that flag (``mem-frac`` is ``mem-fraction-static``)."""
+def _prefix_owner(spelling: str, catalog: Catalog) -> str | None:
+    """The one flag of the host's argparse reads ``spelling`` as: every spelling the parser
+    has that starts with it belongs to that flag (``mem-frac`` is ``mem-fraction-static``);
+    None when it is a flag's own spelling, or starts none or several."""
     if not catalog.flags or catalog.knows(spelling) or not re.fullmatch(r"[a-z0-9][a-z0-9-]*", spelling):
-        return False
-    owners = {catalog.canonical(k) for k in (*catalog.flags, *catalog.aliases) if k.startswith(spelling)}
-    return len(owners) == 1
+        return None
+    owners = {catalog.canonical(k) for k in _known(catalog) if k.startswith(spelling)}
+    return owners.pop() if len(owners) == 1 else None
 
 
 def _spelled_out_only(spelling: str, found: Meaning, catalog: Catalog) -> bool:
     """The reading of ``spelling`` is the flag argparse takes it for, value unchanged: the
     rename launches the same server (not so for a prefix argparse takes for a switch that
     refuses the word given, or a name a line break split)."""
-    if found.dropped or len(found.flags) != 1 or found.flags[0][1] is not None or not took_as_prefix(spelling, catalog):
+    if found.dropped or len(found.flags) != 1 or found.flags[0][1] is not None:
         return False
-    owner = next(catalog.canonical(k) for k in (*catalog.flags, *catalog.aliases) if k.startswith(spelling))
-    return catalog.canonical(found.flags[0][0]) == owner
+    owner = _prefix_owner(spelling, catalog)
+    return owner is not None and catalog.canonical(found.flags[0][0]) == owner
 
 
 def _named_in(spelling: str, text: str) -> bool:

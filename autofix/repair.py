@@ -1680,8 +1680,8 @@ def _cap_raised(message: str, flags: Flags) -> list[Move]:
     shown = {found.group("field"): int(found.group("value")) for found in _SHOWN_BY_NAME.finditer(message)}
     for found in _CAP_EXCEEDED.finditer(message):
         cap = _name_of(found.group("cap"))
-        held = shown.get(cap.replace("-", "_"))
-        counts = [v for field, v in shown.items() if field != cap.replace("-", "_")]
+        held = shown.get(field_name(cap))
+        counts = [v for field, v in shown.items() if field != field_name(cap)]
         if held is None or flags.spelling(cap) is None or flags.is_pinned(cap) or not counts:
             continue
         if max(counts) > held:
