@@ -113,7 +113,8 @@ def _family_of_version(given: str, choices: Sequence[str], context: str = "") ->
     found = _VERSIONED.match(given.lower())
     if found is None:
         return []
-    family = [c for c in choices if c.lower() == found.group("family")]
+    name = found.group("family")
+    family = [c for c in choices if c.lower() == name] or _other_versions(name, choices)
     longer = [c for c in choices if c.lower().startswith(given.lower()) and c.lower() != given.lower()]
     if not family or not longer or any(not re.match(r"[-_.][a-z]", c.lower()[len(given) :]) for c in longer):
         return []
@@ -126,6 +127,17 @@ def _family_of_version(given: str, choices: Sequence[str], context: str = "") ->
     if any(v != found.group("version") for v in served):
         return []
     return family
+
+
+def _other_versions(family: str, choices: Sequence[str]) -> list[str]:
+    """The choices that are ``family``'s name with a version after it and nothing more
+    ('qwen25'), the newest first: an older parser lists the family only so."""
+    versions = []
+    for choice in choices:
+        found = _VERSIONED.match(choice.lower())
+        if found is not None and found.group("family") == family:
+            versions.append((tuple(int(p) for p in found.group("version").split(".")), choice))
+    return [c for _, c in sorted(versions, reverse=True)]
 
 
 def _leading_words(given: str, choices: Sequence[str]) -> list[str]:

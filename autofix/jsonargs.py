@@ -62,6 +62,8 @@ _MISSING_KEYS = re.compile(
 # Words in a flag's name that say its value is a structure.
 _STRUCTURED = re.compile(r"(?:^|-)(?:config|args|params|kwargs|overrides?|extra)(?:-|$)")
 _BARE_KEY = re.compile(r"([{,]\s*)([A-Za-z_][\w.-]*)\s*:")
+# A quote after a backslash, in a value that is no JSON: the value's own quotes, escaped.
+_ESCAPED_QUOTE = re.compile(r"\\(['\"])")
 _TRAILING_COMMA = re.compile(r",\s*([}\]])")
 _PAIRS = re.compile(r"^\s*[A-Za-z_][\w.-]*\s*=[^=]*(?:,\s*[A-Za-z_][\w.-]*\s*=[^=]*)*$")
 # One key given an object or a list the way launchers take overrides: key={...}, key=[...].
@@ -368,6 +370,12 @@ def mend(value: str) -> Any | None:
         return {k.strip(): _scalar(v.strip()) for k, v in (p.split("=", 1) for p in text.split(","))}
     if not text.startswith(("{", "[")):
         return None
+    if _ESCAPED_QUOTE.search(text):
+        # Escaped once more than the shell undid (copied out of a JSON or YAML string): the
+        # escapes go first, else they end up inside the keys.
+        unescaped = _ESCAPED_QUOTE.sub(r"\1", text)
+        data = _json_of(unescaped)
+        return data if isinstance(data, dict | list) else mend(unescaped)
     quoted = _TRAILING_COMMA.sub(r"\1", _BARE_KEY.sub(r'\1"\2":', text))
     for attempt in (quoted, quoted.replace("'", '"')):
         try:

@@ -1117,6 +1117,7 @@ def infer(
     moves.extend(_cap_raised(message, flags))
     moves.extend(_within_capacity(message, flags))
     moves.extend(_value_made_divisible(message, flags))
+    moves.extend(_named_made_divisible(message, flags, resolved))
     parser_text = _parser_text(subject)
     moves.extend(_from_argparse(parser_text, flags))
     moves.extend(_switch_given_value(parser_text, flags))
@@ -1438,9 +1439,26 @@ def _extra_values(left_over: str, flags: Flags) -> list[Move]:
             elif _reads_json_list(info) and not flags.is_pinned(name):
                 # The members of the one JSON list the flag reads, given as words.
                 out.append(_inferred([Edit(EditOp.SET, name, _json_list_of(value))], "argparse"))
+            elif _ADDRESS_FLAG.search(name) and _port_written_apart(value) and not flags.is_pinned(name):
+                # An address and its port as two words (a space where the colon goes).
+                out.append(_inferred([Edit(EditOp.SET, name, f"{value[0]}:{value[1]}")], "argparse"))
             # (of a pinned flag too: its first value is the one the user pinned)
             out.append(_inferred([Edit(EditOp.SET, name, value[0])], "argparse"))
     return out
+
+
+# A host: an IPv4 address or a DNS name (labels of letters, digits and dashes), no port.
+_HOST = re.compile(r"^(?:\d{1,3}(?:\.\d{1,3}){3}|[A-Za-z](?:[A-Za-z0-9-]{0,62})(?:\.[A-Za-z0-9-]{1,63})*)$")
+MAX_PORT = 65535
+# A flag whose value is where to connect (dist-init-addr, host, a store's url or endpoint).
+_ADDRESS_FLAG = re.compile(r"(?:^|-)(?:addr|address|host|url|endpoint)(?:-|$)")
+
+
+def _port_written_apart(words: Sequence[str]) -> bool:
+    """``words`` are a host with no port and then a port number."""
+    if len(words) != 2 or not _HOST.match(str(words[0])) or not str(words[1]).isdigit():
+        return False
+    return 0 < int(words[1]) <= MAX_PORT
 
 
 def _deprecated_for(name: str, flags: Flags) -> str | None:
@@ -1982,6 +2000,48 @@ def _value_made_divisible(message: str, flags: Flags) -> list[Move]:
         for multiple in (below + divisor, below) if below >= divisor else (below + divisor,):
             out.append(_inferred([Edit(EditOp.SET, flags.target(holder), str(multiple))], "divisible"))
     return out
+
+
+# "chunked_prefill_size must be divisible by page_size": two sizes named, no values shown.
+_NAMED_DIVISIBLE = re.compile(
+    rf"(?<![\w-])(?P<a>{_NAME}) (?:must|should) be (?:(?:evenly )?divisible by|a multiple of) (?:the )?(?P<b>{_NAME})"
+)
+# A size written in decimal thousands (8000) stands for binary ones (8 x 1024) where a
+# power-of-two page size has to divide it.
+DECIMAL_K, BINARY_K = 1000, 1024
+
+
+def _named_made_divisible(message: str, flags: Flags, resolved: Mapping[str, object]) -> list[Move]:
+    """The size the user set that a message says must be divisible by another named size
+    whose value is known (the user's, or what SGLang resolved): set to a multiple of it.
+    (A page size SGLang forced for a backend is no value of the user's: the source's
+    reading of ``a % b == 0`` knows only those.)"""
+    out: list[Move] = []
+    for found in _NAMED_DIVISIBLE.finditer(message):
+        a, b = (_name_of(found.group(k)) for k in ("a", "b"))
+        spelled = flags.spelling(a)
+        if a == b or spelled is None or flags.is_pinned(a) or flags.catalog.canonical(a) in flags.catalog.gpu_counts:
+            continue  # (a GPU count is not raised to fit a group: the source's reading orders that)
+        value, divisor = as_number(flags.candidate.arg(spelled)), as_number(flags.value(b, resolved))
+        if value is None or divisor is None or not value.is_integer() or not divisor.is_integer() or divisor <= 0:
+            continue
+        out.extend(
+            _inferred([Edit(EditOp.SET, flags.target(a), str(m))], "divisible")
+            for m in _multiples_near(int(value), int(divisor))
+        )
+    return out
+
+
+def _multiples_near(value: int, divisor: int) -> list[int]:
+    """Multiples of ``divisor`` an operator would write for ``value`` (none if it is one):
+    its binary reading (8000: 8192) when that is one, the next one up, the one below."""
+    if value % divisor == 0:
+        return []
+    below = value // divisor * divisor
+    binary = value // DECIMAL_K * BINARY_K
+    found = [binary] if value % DECIMAL_K == 0 and binary % divisor == 0 else []
+    found += [below + divisor] + ([below] if below >= divisor else [])
+    return list(dict.fromkeys(found))
 
 
 def _flag_set_to(value: int, words: str, flags: Flags) -> str | None:

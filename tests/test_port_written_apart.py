@@ -1,0 +1,42 @@
+"""Issue 14 round 42c, written before the change (in sample: 0.4.10.post2-fifth's
+dist-init-addr-port-as-separate-word, scored blind at round 40, passed as
+`--dist-init-addr 10.0.0.1`: the rendezvous port lost).
+
+A host and its port written as two words (`--dist-init-addr 10.0.0.1 5000`, a template that
+put a space where the colon goes) leaves the port over for argparse. A flag that takes one
+value, given an address with no port and then a port number, meant `host:port`; keeping the
+first word alone moves the rendezvous to the default port, which the other nodes do not use.
+The flag names and values are ours."""
+
+from __future__ import annotations
+
+import pytest
+
+from autofix.catalog import load_catalog
+
+from .proposing import proposed
+
+FLAGS = {"model-path": {"kind": "value", "type": "str"}, "zq-init-addr": {"kind": "value", "type": "str"}}
+HOST = load_catalog().without_classes().with_parser({"flags": FLAGS}, "9.9.9")
+
+
+@pytest.mark.parametrize("host", ["10.0.0.1", "node-0.cluster.local", "head"])
+def test_an_address_and_a_port_as_two_words_are_joined(host: str) -> None:
+    _, found = proposed(
+        {"zq-init-addr": [host, "5000"]},
+        "SystemExit",
+        "launch_server.py: error: unrecognized arguments: 5000",
+        catalog=HOST,
+    )
+    assert found and found[0].child.arg("zq-init-addr") == f"{host}:5000", [p.move.label() for p in found]
+
+
+@pytest.mark.parametrize(("first", "second"), [("10.0.0.1:5000", "6000"), ("10.0.0.1", "99999"), ("alpha", "beta")])
+def test_other_second_words_are_left_out_as_before(first: str, second: str) -> None:
+    _, found = proposed(
+        {"zq-init-addr": [first, second]},
+        "SystemExit",
+        f"launch_server.py: error: unrecognized arguments: {second}",
+        catalog=HOST,
+    )
+    assert found and found[0].child.arg("zq-init-addr") == first, [p.move.label() for p in found]
