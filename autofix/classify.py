@@ -28,6 +28,8 @@ _SIGNAL_STRENGTH = (
     # A compiler's error line: a JIT build of a kernel failed (what the build's caller reports
     # later, if anything, only says that it did).
     "compile_error",
+    # The build step that failed, where the compiler printed no error line (it crashed).
+    "build_failed",
     # The loader could not start a process: nothing it would have printed follows.
     "loader_error",
     "oom",

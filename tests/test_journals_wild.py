@@ -330,9 +330,7 @@ MISSES = {
     "sglang-pr31653": "round 51: measured on the round-41 start engine (1075adb), not tuned on",
     "sglang-pr15675": "round 53: measured on the round-41 start engine (1075adb), not tuned on",
     "sglang-7639": "round 55: measured on round 42a-d's engine (234b431), not tuned on",
-    "aiter-3515": "round 55: measured on round 42a-d's engine (234b431), not tuned on",
     "sglang-25491": "round 56: measured on round 42a-d's engine (234b431), not tuned on",
-    "sglang-32830": "round 56: measured on round 42a-d's engine (234b431), not tuned on",
     "sglang-pr30355": "round 56: measured on round 42a-d's engine (234b431), not tuned on",
 }
 
