@@ -187,6 +187,9 @@ def propose(
         # A crash that names the user's own choice: that pick is the suspect, before the
         # general moves of its kind of failure (its class) and what is read off the text.
         moves.extend(_chosen_value_named(failure_text, flags))
+        # A switch the user turned on that the failure writes out (--enable-x): the suspect
+        # it names, before the parts the process died in.
+        moves.extend(_switch_written_out(failure_text, flags))
     if cls is not None:
         curated = _class_moves(cls, diagnosis, flags, resolved, tuning=cls.suspects_tuning)
         moves.extend(curated)
@@ -2327,6 +2330,19 @@ def _spanning(whole: str, before: float | None, after: int, flags: Flags) -> lis
     return out
 
 
+def _switch_written_out(text: str, flags: Flags) -> list[Move]:
+    """Each on/off switch the user turned on that ``text`` writes out as --flag: dropped."""
+    out: list[Move] = []
+    for flag in dict.fromkeys(_FLAG_IN_TEXT.findall(text[:MATCH_LINE])):
+        spelled = flags.spelling(flag)
+        info = flags.catalog.flag(flag)
+        if spelled is None or info is None or info.kind != "bool" or flags.is_pinned(flag):
+            continue
+        if is_on(flags.candidate.arg(spelled)) and flags.catalog.canonical(flag).startswith("enable-"):
+            out.append(_inferred([Edit(EditOp.DROP, spelled)], "message"))
+    return out
+
+
 def _named_in_message(message: str, flags: Flags) -> list[Move]:
     """Last resort, after everything the message and the code say: a flag the message
     names (--x or its field x_y) goes back to its default. A flag the message asks to
@@ -2624,10 +2640,15 @@ def _variant(choice: str, value: str) -> bool:
     return choice.startswith(value) or value.startswith(choice)
 
 
+# A failure that states two sides that differ ("x does not match y", "expected x, got y").
+_MISMATCH = re.compile(r"does(?: not|n't) match|mismatch|\bexpected\b.{0,80}?\bgot\b|!=")
+
+
 def _chosen_value_named(text: str, flags: Flags) -> list[Move]:
     """At run time, a choice the user made (a value among its flag's parser choices) that
-    the failure names: another implementation of the same feature (sibling choices, the
-    same family prefix: flashinfer_trtllm -> flashinfer_cutlass, not a variant such as
+    the failure names: another choice the failure names as well (a mismatch's other side),
+    another implementation of the same feature (sibling choices, the same family prefix:
+    flashinfer_trtllm -> flashinfer_cutlass, not a variant such as
     flashinfer_trtllm_routed), then the flag's default."""
     said = f" {text[:MATCH_LINE].lower()} "
     out: list[Move] = []
@@ -2639,6 +2660,14 @@ def _chosen_value_named(text: str, flags: Flags) -> list[Move]:
             continue
         if flags.catalog.canonical(name) in flags.catalog.primary:
             continue  # the role, the algorithm, the sizes: what the operator asked for
+        # Another choice of the flag the failure names too: the other side of a mismatch
+        # ("q is bfloat16, the plan float16").
+        named = [
+            str(c)
+            for c in _other_choices(info, value)
+            if _MISMATCH.search(said) and _telling_choice(str(c)) and _names_choice(said, str(c))
+        ]
+        out.extend(_inferred([Edit(EditOp.SET, name, other)], "chosen") for other in named[:1])
         family = re.split(r"[_-]", value)[0]
         # Another implementation, not a variant of the one that crashed (x_routed of x).
         siblings = [
