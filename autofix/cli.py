@@ -719,31 +719,32 @@ def _shown(value: object) -> str:
 
 def write_atomically(path: str, text: str, *, mode: int = 0o644) -> None:
     """Write the whole file or nothing: a temp file in the same directory, then rename.
-    Ctrl-C at any moment leaves the old file (or none) and no temp file behind: the temp
-    file goes on any exception, and SIGINT waits while the rename happens."""
+    Ctrl-C at any moment leaves the old file (or none) and no temp file behind: SIGINT and
+    SIGTERM wait from before the temp file exists until it is renamed or removed (a signal
+    between its creation and the clean-up would leave it), then take effect."""
     target = Path(path)
     directory = target.parent if str(target.parent) else Path(".")
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=directory)
-    except OSError as exc:
-        raise InputError(f"{path}: cannot write: {exc.strerror}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, mode)
-        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
         try:
+            fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=directory)
+        except OSError as exc:
+            raise InputError(f"{path}: cannot write: {exc.strerror}") from None
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(text)
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.chmod(tmp, mode)
             os.replace(tmp, target)
-        finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, held)
-    except OSError as exc:
-        Path(tmp).unlink(missing_ok=True)
-        raise InputError(f"{path}: cannot write: {exc.strerror}") from None
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+        except OSError as exc:
+            Path(tmp).unlink(missing_ok=True)
+            raise InputError(f"{path}: cannot write: {exc.strerror}") from None
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 @main.command()
