@@ -114,6 +114,7 @@ SETS = (
     "users26",
     "users27",
     "users28",
+    "users29",
     "sglang-0.4.10.post2-first",
     "sglang-0.4.10.post2-second",
     "sglang-0.4.10.post2-third",
