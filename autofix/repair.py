@@ -1442,12 +1442,24 @@ def _extra_values(left_over: str, flags: Flags) -> list[Move]:
             elif _reads_json_list(info) and not flags.is_pinned(name):
                 # The members of the one JSON list the flag reads, given as words.
                 out.append(_inferred([Edit(EditOp.SET, name, _json_list_of(value))], "argparse"))
+            elif (listed := _list_flag_beside(name, flags)) is not None and not flags.is_pinned(name):
+                # The values of a list flag given to the one-value flag named like it with
+                # one word more (--cuda-graph-max-bs 1 2 4 for --cuda-graph-bs).
+                out.append(_inferred([Edit(EditOp.RENAME, name, listed)], "argparse"))
             elif _ADDRESS_FLAG.search(name) and _port_written_apart(value) and not flags.is_pinned(name):
                 # An address and its port as two words (a space where the colon goes).
                 out.append(_inferred([Edit(EditOp.SET, name, f"{value[0]}:{value[1]}")], "argparse"))
             # (of a pinned flag too: its first value is the one the user pinned)
             out.append(_inferred([Edit(EditOp.SET, name, value[0])], "argparse"))
     return out
+
+
+def _list_flag_beside(name: str, flags: Flags) -> str | None:
+    """The host's one flag taking a list whose name is ``name``'s without one of its words."""
+    words = flags.catalog.canonical(name).split("-")
+    shorter = {"-".join(words[:i] + words[i + 1 :]) for i in range(len(words))} if len(words) > 2 else set()
+    found = [f for f in sorted(shorter) if (info := flags.catalog.flag(f)) is not None and info.kind == "list"]
+    return found[0] if len(found) == 1 else None
 
 
 # A host: an IPv4 address or a DNS name (labels of letters, digits and dashes), no port.
