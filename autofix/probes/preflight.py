@@ -206,7 +206,9 @@ def _resolve(argv: list[str], set_fields: list[str], steps_run: list[str], held:
     sa = prepare_server_args(argv)
     steps_run.append("prepare_server_args")
     names = _field_names(sa)
-    raw = _snapshot(sa, names)
+    # Before resolve_once (0.4.x, early 0.5.x), the record resolves itself as it is built:
+    # what the user gave is what the parser read, not the record.
+    raw = _snapshot(sa, names) if hasattr(sa, "resolve_once") else (_parsed(sa, argv, names) or _snapshot(sa, names))
     held.update(record=sa, names=names, raw=raw)
     if hasattr(sa, "resolve_once"):
         sa.resolve_once()
@@ -229,8 +231,6 @@ def _held_from(exc: BaseException, argv: list[str]) -> dict[str, Any]:
     """When the refusal came while the record was still being built and resolved (0.5.23's
     prepare_server_args does both): the record, from the failing frames' locals (innermost
     first), and its values as the parser alone reads the argv. Empty if none is found."""
-    import argparse
-
     tb = exc.__traceback__
     frames = []
     while tb is not None:
@@ -240,15 +240,23 @@ def _held_from(exc: BaseException, argv: list[str]) -> dict[str, Any]:
         for value in list(frame.f_locals.values()):
             if type(value).__name__ != "ServerArgs":
                 continue
-            try:
-                parser = argparse.ArgumentParser(add_help=False)
-                type(value).add_cli_args(parser)
-                parsed = vars(parser.parse_known_args(argv)[0])
-            except BaseException:
-                return {}
             names = _field_names(value)
-            return {"record": value, "names": names, "raw": {n: _jsonable(parsed[n]) for n in names if n in parsed}}
+            raw = _parsed(value, argv, names)
+            return {"record": value, "names": names, "raw": raw} if raw is not None else {}
     return {}
+
+
+def _parsed(record: Any, argv: list[str], names: list[str]) -> dict[str, Any] | None:
+    """The record's fields as the parser alone reads ``argv`` (None if it cannot)."""
+    import argparse
+
+    try:
+        parser = argparse.ArgumentParser(add_help=False)
+        type(record).add_cli_args(parser)
+        parsed = vars(parser.parse_known_args(argv)[0])
+    except BaseException:
+        return None
+    return {n: _jsonable(parsed[n]) for n in names if n in parsed}
 
 
 def _resolved_before_refusal(held: dict[str, Any], set_fields: list[str]) -> dict[str, Any]:

@@ -20,6 +20,7 @@ import yaml
 
 from autofix.catalog import load_catalog
 from autofix.hosts.local import LocalHost
+from autofix.model import Candidate
 from autofix.preflight import Preflight
 from autofix.targets import Target
 from bench.out_of_sample import load_set, search_cases
@@ -100,3 +101,24 @@ def test_fresh_argument_failures_are_repaired_on_old_releases(version: str) -> N
     assert len(failing) >= 3
     for r in failing:
         assert r.passed and r.attempts <= r.budget, r
+
+
+@pytest.mark.parametrize("version", ["0.5.11", "0.4.10.post2"])
+def test_a_refusal_after_the_record_resolved_itself_reports_what_it_resolved(version: str) -> None:
+    """Round 42j, written before the change: these releases resolve the record as they build
+    it (FlashMLA forces 64-token pages in __post_init__), then check_server_args refuses a
+    10000-token chunk. What the user gave is what the parser read; the page size SGLang
+    chose is reported as resolved, so the repair can make the chunk a multiple of it."""
+    python = old_python(version)
+    preflight = Preflight(LocalHost(), Target("sglang", python, "sglang.launch_server"))
+    models = Path(__file__).resolve().parents[1] / "data" / "models"
+    argv = {"device": "cpu", "model-path": str(models / "k26"), "tp-size": "8", "trust-remote-code": True}
+    try:
+        preflight.start()
+        argv |= {"attention-backend": "flashmla", "chunked-prefill-size": "10000"}
+        result = preflight.check(Candidate.build(argv), 120)
+    finally:
+        preflight.close()
+    assert not result.ok and "chunked_prefill_size must be divisible by page_size" in result.output
+    assert result.resolved.get("page_size") == 64
+    assert "chunked_prefill_size" not in result.resolved  # the user's own value
