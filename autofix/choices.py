@@ -101,6 +101,19 @@ def closest_choices(given: str, choices: Sequence[str], preferred: Sequence[str]
     return list(dict.fromkeys([*meant, *prefixed, *_leading_words(given, choices), *similar]))
 
 
+LONG_CHOICE_LIST = 10  # more choices than this: a near spelling may be chance
+
+
+def meant_choices(given: str, choices: Sequence[str], preferred: Sequence[str] = (), context: str = "") -> list[str]:
+    """The (at most two) choices a refused value evidently meant, nearest first; [] when
+    none is: among many choices a spelling that is not near is chance, and the flag's
+    default is the better guess. (Among a few, the nearest by letters still tends to be
+    what was meant: measured in round 38, 131 against 125 of 152 choice refusals in the
+    fresh sets with the default first there too.)"""
+    ranked = closest_choices(given, choices, preferred, context)[:2]
+    return [c for c in ranked if len(choices) <= LONG_CHOICE_LIST or near_choice(given, c)]
+
+
 _VERSIONED = re.compile(r"^(?P<family>[a-z][a-z_-]*?)[-_]?v?(?P<version>\d+(?:\.\d+)*)$")
 
 

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .catalog import Catalog, Equivalent, normal_form, wrapped_name
-from .choices import near_choice
+from .choices import meant_choices, near_choice
 from .model import ArgValue, Candidate, Edit, EditOp, Move, normalize_value
 
 # How close a misspelling must be to a flag's name to be read as that flag: close enough
@@ -453,9 +453,27 @@ def rename_edits(
                 # renamed flag keeps what the user wrote rather than being dropped again.
                 if concrete is not None and concrete != user_value:
                     edits.append(_set(flag, concrete))
+                elif (chosen := _choice_carried(flag, user_value, candidate, catalog)) is not None:
+                    edits.append(_set(flag, chosen))
             elif not candidate.has(flag):
                 edits.append(_set(flag, concrete))
     return edits
+
+
+def _choice_carried(flag: str, value: ArgValue | None, candidate: Candidate, catalog: Catalog) -> str | None:
+    """The choice of ``flag`` that a value carried over to it meant, when its choices do
+    not hold the value: what the parser's refusal of it would lead to, one attempt early."""
+    info = catalog.flag(flag)
+    choices = [str(c) for c in info.choices] if info is not None else []
+    if not isinstance(value, str) or not choices or value in choices:
+        return None
+    called = catalog.also_called.get(catalog.canonical(flag), {}).get(value.lower())
+    if called in choices:
+        return called
+    path = candidate.arg("model-path") if candidate.has("model-path") else None
+    preferred = [str(v) for v in catalog.domain(flag)]
+    meant = meant_choices(value, choices, preferred, path if isinstance(path, str) else "")
+    return meant[0] if meant else None
 
 
 def _into_key(found: Meaning) -> tuple[str, str] | None:
