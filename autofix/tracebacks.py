@@ -222,7 +222,10 @@ _SIGNALS: tuple[tuple[str, re.Pattern[str]], ...] = (
     # /workspace/.../fmhaKernels.cuh 328"; a sentence that explains a code names none).
     (
         "cuda_error",
-        re.compile(r"(?:CUDA [Ee]rror(?: \([^)\n]{1,300}\))?: |(?=CUDA_ERROR_[A-Z_]+ [^\s`'\"]*/))(?P<detail>.+)"),
+        # (ROCm's torch says "HIP error: ..." where CUDA's says "CUDA error: ...")
+        re.compile(
+            r"(?:(?:CUDA|HIP) [Ee]rror(?: \([^)\n]{1,300}\))?: |(?=CUDA_ERROR_[A-Z_]+ [^\s`'\"]*/))(?P<detail>.+)"
+        ),
     ),
     # ROCm's report of a kernel's memory fault ("Memory access fault by GPU node-2 ... on
     # address 0x..."): the process aborts without a Python traceback. The kernel log's

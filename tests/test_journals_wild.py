@@ -247,7 +247,6 @@ MISSES = {
     "sglang-23865": "round 10: measured after the round's engine was frozen (d8ba6c2), not tuned on",
     "sglang-pr8016": "round 10: measured after the round's engine was frozen (d8ba6c2), not tuned on",
     "angelslim-16": "round 10: measured after the round's engine was frozen (d8ba6c2), not tuned on",
-    "sglang-24011": "round 11: measured after the round's engine was frozen (ce58d01), not tuned on",
     "sglang-31864": "round 11: measured after the round's engine was frozen (ce58d01), not tuned on",
     "sglang-18943": "round 11: measured after the round's engine was frozen (ce58d01), not tuned on",
     "sglang-7338": "round 13: measured after the round-14 engine was frozen (37e2c6d), not tuned on",
