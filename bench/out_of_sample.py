@@ -129,6 +129,7 @@ SETS = (
     "sglang-0.5.11-fifth",
     "sglang-0.5.11-sixth",
     "sglang-0.5.11-seventh",
+    "sglang-0.5.11-eighth",
     "spellings",
 )
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
