@@ -7,7 +7,8 @@ and the children its failure suggests. Priority, in order:
 1. cost from the base: how far from what the user wrote (the user's intent is worth
    keeping). Adding a flag the user left out, or retuning a number they set (topk 4 ->
    1), costs 1; taking away something they set, or replacing a choice they made (EAGLE ->
-   DFLASH, a backend), costs 2. So "add the two flags LoRA needs" ties with "turn LoRA
+   DFLASH, a backend), costs 2 (taking away a value that asked for the server's own choice,
+   "0" or "auto", costs 1: nothing of theirs is given up). So "add the two flags LoRA needs" ties with "turn LoRA
    off" and the catalogue's order decides, and a new algorithm is never tried before a
    smaller repair. A line of moves after which the same failure keeps coming back costs
    two more per repeat, so a parent's other moves are tried before digging further; a
@@ -34,6 +35,7 @@ from dataclasses import dataclass
 
 import networkx as nx
 
+from .meant import DEFAULT_WORDS
 from .model import SPELLED_ORIGIN, Candidate, EditOp, Move, diff
 
 PENDING = "pending"
@@ -133,11 +135,15 @@ def _meant(base: Candidate, move: Move) -> Candidate:
     return out
 
 
+# Values that ask for what the server picks by itself: dropping one gives up nothing.
+_ASKS_FOR_DEFAULT = frozenset({"0", *DEFAULT_WORDS})
+
+
 def _edit_cost(old: object, new: object) -> int:
     if old is None:
         return 1
     if new is None:
-        return 2
+        return 1 if str(old).strip().lower() in _ASKS_FOR_DEFAULT else 2
     return 1 if _is_number(old) and _is_number(new) else 2
 
 

@@ -225,3 +225,19 @@ def test_a_size_that_splits_the_gpus_says_how_many_there_are_at_least() -> None:
     assert not more_gpus(attn_dp, attn_dp.with_arg("tp-size", "16"), counts, shares)
     plain = Candidate.build({"tp-size": 8, "dp-size": 16})  # replicas: each takes its own tp GPUs
     assert more_gpus(plain, plain.with_arg("tp-size", "16"), counts, shares)
+
+
+def test_dropping_a_value_that_asks_for_the_default_costs_as_adding() -> None:
+    """Round 42n, written before the change (blind at this round: 0.5.11-eighth's
+    page-size-zero-meant-as-auto-under-dp-attention passed as --chunked-prefill-size 0, a
+    numeric retune that turned chunking off to skip the check, before the drop of the
+    user's '--page-size 0'). A value that asks for the automatic setting ("0", "auto",
+    "none") gives up nothing when it goes: the server picks it then. Its drop costs what
+    adding a flag does; dropping any other value costs as before."""
+    from autofix.search import intent_cost
+
+    base = Candidate.build({"model-path": "/m", "zz-page": "0", "zz-chunk": "8192", "zz-mode": "auto"})
+    assert intent_cost(base, base.without_arg("zz-page")) == 1
+    assert intent_cost(base, base.without_arg("zz-mode")) == 1
+    assert intent_cost(base, base.without_arg("zz-chunk")) == 2
+    assert intent_cost(base, base.with_arg("zz-chunk", "0")) == 1
