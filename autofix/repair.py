@@ -1941,6 +1941,25 @@ _MUST_AGREE = re.compile(r"(?i)\bdo(?:es)?(?:n't| not) match\b|\bmismatch|\bmust
 _PAREN_SHOWN = re.compile(r"\(([\w.:/-]+)\)")
 
 
+# The value written right after a flag a message asks for ("requires --x none.").
+_STATED_VALUE = re.compile(r"[ =](?P<value>[A-Za-z0-9_][\w.-]*?)[.,;)]?(?:\s|$)")
+
+
+def _overriders(message: str, flags: Flags) -> list[Move]:
+    """Each on/off switch the user turned on that the message does not name, dropped: one
+    of them makes SGLang override a value the user gave (--enable-waterfill picks deepep)."""
+    named = set(named_flags(message))
+    return [
+        _inferred([Edit(EditOp.DROP, name)], "override")
+        for name, value in flags.candidate.args
+        if (info := flags.catalog.flag(name)) is not None
+        and info.kind == "bool"
+        and is_on(value)
+        and flags.catalog.canonical(name) not in named
+        and not flags.is_pinned(name)
+    ]
+
+
 def _asked_for(flag: str, flags: Flags) -> Move | None:
     """The move that gives a flag a message asks for, while it is not set: a switch or a
     choice turned on; a size the user gave under a name the asked-for one contains (dp-size
@@ -2133,7 +2152,17 @@ def _from_message(message: str, flags: Flags) -> list[Move]:
                 add([Edit(EditOp.SET, n, v) for n, v in zip(names, values, strict=True)])
     for found in _TURN_ON.finditer(message):
         flag = found.group("flag")
-        if flags.required(flag):
+        stated = _STATED_VALUE.match(message, found.end())
+        info = flags.catalog.flag(flag)
+        if stated is not None and info is not None and _valid_value(flag, stated.group("value"), flags):
+            # "requires --flag value": that value, not the flag's usual way of turning on.
+            spelled = flags.spelling(flag)
+            held = flags.candidate.arg(spelled) if spelled else info.default
+            if str(held) != stated.group("value"):
+                add([Edit(EditOp.SET, flags.target(flag), stated.group("value"))])
+            else:  # given (or the default) and refused still: a switch of the user's overrides it
+                out.extend(_overriders(message, flags))
+        elif flags.required(flag):
             value = _turn_on_value(flag, flags)
             if value is not None:
                 add([Edit(EditOp.SET, flag, value)])
