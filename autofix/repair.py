@@ -1945,6 +1945,38 @@ _PAREN_SHOWN = re.compile(r"\(([\w.:/-]+)\)")
 _STATED_VALUE = re.compile(r"[ =](?P<value>[A-Za-z0-9_][\w.-]*?)[.,;)]?(?:\s|$)")
 
 
+# "requires --a equal to --b", "--a must be equal to --b": one size set to the other's value.
+_EQUAL_TO = re.compile(
+    r"(?i:requires?|needs?|must be|should be)\s+--(?P<a>[a-z0-9][a-z0-9-]*)\s+(?i:(?:to )?(?:be )?equal to|"
+    r"the same as)\s+--(?P<b>[a-z0-9][a-z0-9-]*)"
+    r"|--(?P<a2>[a-z0-9][a-z0-9-]*)\s+(?i:must|should)\s+(?i:be\s+)?(?i:equal to|the same as)"
+    r"\s+--(?P<b2>[a-z0-9][a-z0-9-]*)"
+)
+
+
+def _made_equal(a: str | None, b: str | None, flags: Flags) -> Edit | None:
+    """``a`` set to ``b``'s value, when b's is known and a's is another number."""
+    if a is None or b is None or a == b or flags.is_pinned(a) or flags.catalog.flag(a) is None:
+        return None
+    spelled_b = flags.spelling(b)
+    info_b = flags.catalog.flag(b)
+    value = flags.candidate.arg(spelled_b) if spelled_b else (info_b.default if info_b is not None else None)
+    number = as_number(value)
+    spelled_a = flags.spelling(a)
+    held = as_number(flags.candidate.arg(spelled_a)) if spelled_a else None
+    if number is None or held == number:
+        return None
+    return Edit(EditOp.SET, flags.target(a), _tidy(number))
+
+
+def _stated_fits(info: FlagInfo, value: str) -> bool:
+    """A word written after a flag is its value: one of its choices, or a number for a
+    flag that takes one (any other word is the sentence going on: "equal to", "when")."""
+    if info.choices:
+        return value in [str(c) for c in info.choices]
+    return info.type in ("int", "float") and as_number(value) is not None
+
+
 def _overriders(message: str, flags: Flags) -> list[Move]:
     """Each on/off switch the user turned on that the message does not name, dropped: one
     of them makes SGLang override a value the user gave (--enable-waterfill picks deepep)."""
@@ -1996,6 +2028,8 @@ def _valid_value(flag: str, value: str, flags: Flags) -> bool:
         return not flags.catalog.flags  # no flag table: take the message's word for it
     if info.kind in ("bool", "bool_false"):
         return False
+    if info.type in ("int", "float") and as_number(value) is None:
+        return False  # a word after a size's flag is the sentence going on ("equal to")
     return not info.choices or value in [str(c) for c in info.choices]
 
 
@@ -2154,7 +2188,7 @@ def _from_message(message: str, flags: Flags) -> list[Move]:
         flag = found.group("flag")
         stated = _STATED_VALUE.match(message, found.end())
         info = flags.catalog.flag(flag)
-        if stated is not None and info is not None and _valid_value(flag, stated.group("value"), flags):
+        if stated is not None and info is not None and _stated_fits(info, stated.group("value")):
             # "requires --flag value": that value, not the flag's usual way of turning on.
             spelled = flags.spelling(flag)
             held = flags.candidate.arg(spelled) if spelled else info.default
@@ -2166,6 +2200,10 @@ def _from_message(message: str, flags: Flags) -> list[Move]:
             value = _turn_on_value(flag, flags)
             if value is not None:
                 add([Edit(EditOp.SET, flag, value)])
+    for found in _EQUAL_TO.finditer(message):
+        edit = _made_equal(found.group("a") or found.group("a2"), found.group("b") or found.group("b2"), flags)
+        if edit is not None:
+            add([edit], "bound")
     for found in _ASKED_IN_PARENS.finditer(message):
         asked = _asked_for(found.group("flag") or found.group("flag2"), flags)
         if asked is not None:
