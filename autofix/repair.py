@@ -779,11 +779,12 @@ def shown_values(message: str) -> dict[str, ArgValue]:
     return out
 
 
-# "--a and --b are mutually exclusive", "Cannot enable both --a and --b", "--a cannot be
-# combined / used / set together with --b": one sentence that says two choices exclude
-# each other (SGLang's wordings), so both are on.
+# "--a and --b are mutually exclusive", "Cannot enable both --a and --b", "Cannot set --a and
+# --b together", "--a cannot be combined / used / set together with --b": one sentence that
+# says two choices exclude each other (SGLang's wordings), so both are on.
 _EXCLUSIVE = re.compile(
-    r"(?i:mutually exclusive|cannot (?:enable|use|set|have) both|cannot be (?:combined|used|set|enabled)"
+    r"(?i:mutually exclusive|cannot (?:enable|use|set|have) both|cannot (?:enable|use|set) [^.;\n]{1,80}? together"
+    r"|cannot be (?:combined|used|set|enabled)"
     r"(?: together)?(?: with)?|are incompatible(?: with each other)?)"
 )
 _SENTENCE = re.compile(r"[^.;\n]+(?:\.(?=\S)[^.;\n]*)*")
@@ -996,6 +997,17 @@ _MUST_BE_SET = re.compile(
 # "requires the fa3 prefill attention backend": a value and, spelt out, the flag that holds it.
 _REQUIRES_THE = re.compile(r"(?i)\brequires?\s+(?:the\s+|an?\s+)?(?P<what>[^.,;:()]{1,50})")
 _AND_FLAG = re.compile(r"--(?P<a>[a-z0-9][a-z0-9-]*)\s+and\s+--(?P<b>[a-z0-9][a-z0-9-]*)")
+# Words that make "--a and --b" a pair refused, not asked for.
+_REFUSED_PAIR = re.compile(r"(?i)\b(?:cannot|can't|can not|not|never|together|mutually|incompatible)\b")
+
+
+def _sentence_at(text: str, at: int) -> str:
+    """The sentence of ``text`` that holds position ``at``."""
+    start = max(text.rfind(". ", 0, at), text.rfind("\n", 0, at)) + 1
+    ends = [i for i in (text.find(". ", at), text.find("\n", at)) if i >= 0]
+    return text[start : min(ends) if ends else len(text)]
+
+
 _TO_BE_ENABLED = re.compile(r"requires (?P<words>[a-z][a-z ]+?) to be enabled")
 # "Please enable dp attention when setting enable_dp_lm_head": a feature asked for in words.
 _PLEASE_ENABLE = re.compile(
@@ -2180,6 +2192,8 @@ def _from_message(message: str, flags: Flags) -> list[Move]:
             add([Edit(EditOp.SET, flags.target(flag), value)])
     for found in _AND_FLAG.finditer(message):
         names = [found.group("a"), found.group("b")]
+        if _REFUSED_PAIR.search(_sentence_at(message, found.start())):
+            continue  # "cannot set --a and --b together": they exclude each other
         if all(flags.required(n) for n in names):
             values = [_turn_on_value(n, flags) for n in names]
             if all(v is not None for v in values):
