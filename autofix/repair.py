@@ -1466,8 +1466,8 @@ def _list_flag_beside(name: str, flags: Flags) -> str | None:
     """The host's one flag taking a list whose name is ``name``'s without one of its words."""
     words = flags.catalog.canonical(name).split("-")
     shorter = {"-".join(words[:i] + words[i + 1 :]) for i in range(len(words))} if len(words) > 2 else set()
-    found = [f for f in sorted(shorter) if (info := flags.catalog.flag(f)) is not None and info.kind == "list"]
-    return found[0] if len(found) == 1 else None
+    lists = [f for f in sorted(shorter) if (info := flags.catalog.flag(f)) is not None and info.kind == "list"]
+    return lists[0] if len(lists) == 1 else None
 
 
 # A host: an IPv4 address or a DNS name (labels of letters, digits and dashes), no port.
