@@ -8,9 +8,9 @@ and the children its failure suggests. Priority, in order:
    keeping). Adding a flag the user left out, or retuning a number they set (topk 4 ->
    1), costs 1; taking away something they set, or replacing a choice they made (EAGLE ->
    DFLASH, a backend), costs 2 (taking away a value that asked for the server's own choice,
-   "0" or "auto", costs 1: nothing of theirs is given up). So "add the two flags LoRA needs" ties with "turn LoRA
-   off" and the catalogue's order decides, and a new algorithm is never tried before a
-   smaller repair. A line of moves after which the same failure keeps coming back costs
+   "0" or "auto", costs 1: nothing of theirs is given up). So "add the two flags LoRA
+   needs" ties with "turn LoRA off" and the catalogue's order decides, and a new algorithm
+   is never tried before a smaller repair. A line of moves after which the same failure keeps coming back costs
    two more per repeat, so a parent's other moves are tried before digging further; a
    line that gets further (each fix uncovers the next failure) costs two less per step,
    so a chain of fixes is followed before the alternatives to its first step; a move that
