@@ -1981,6 +1981,24 @@ def _made_equal(a: str | None, b: str | None, flags: Flags) -> Edit | None:
     return Edit(EditOp.SET, flags.target(a), _tidy(number))
 
 
+# The flag a sentence opens with ("--x requires ..."), right before the verb.
+_ASKING_FLAG = re.compile(r"--(?P<flag>[a-z0-9][a-z0-9-]*)\s+$")
+
+
+def _asked_by_users_flag(message: str, at: int, flag: str, value: str, flags: Flags) -> bool:
+    """ "--x requires --flag value" where the user set --x and chose another value for --flag:
+    x asks, and the user's own choice stays (x is dropped by the rules for named flags). A
+    number is no such choice: a size retuned keeps both (topk 4 -> 1 for rejection
+    sampling); offline no value is known."""
+    spelled = flags.spelling(flag)
+    if flags.assume_present or as_number(value) is not None:
+        return False
+    if spelled is None or str(flags.candidate.arg(spelled)) == value:
+        return False
+    asking = _ASKING_FLAG.search(message, max(0, at - 80), at)
+    return asking is not None and flags.spelling(asking.group("flag")) is not None
+
+
 def _stated_fits(info: FlagInfo, value: str) -> bool:
     """A word written after a flag is its value: one of its choices, or a number for a
     flag that takes one (any other word is the sentence going on: "equal to", "when")."""
@@ -2184,7 +2202,7 @@ def _from_message(message: str, flags: Flags) -> list[Move]:
             add([other])
     for found in _SUGGESTED_VALUE.finditer(message):
         flag, value = found.group("flag"), found.group("value").rstrip(".,;)")
-        if _valid_value(flag, value, flags):
+        if _valid_value(flag, value, flags) and not _asked_by_users_flag(message, found.start(), flag, value, flags):
             add([Edit(EditOp.SET, flags.target(flag), value)])
     for found in _PAREN_VALUE.finditer(message):
         flag, value = found.group("flag"), found.group("value")
@@ -2206,10 +2224,11 @@ def _from_message(message: str, flags: Flags) -> list[Move]:
             # "requires --flag value": that value, not the flag's usual way of turning on.
             spelled = flags.spelling(flag)
             held = flags.candidate.arg(spelled) if spelled else info.default
-            if str(held) != stated.group("value"):
-                add([Edit(EditOp.SET, flags.target(flag), stated.group("value"))])
-            else:  # given (or the default) and refused still: a switch of the user's overrides it
+            if str(held) == stated.group("value"):
+                # given (or the default) and refused still: a switch of the user's overrides it
                 out.extend(_overriders(message, flags))
+            elif not spelled:  # (a value the user chose otherwise stays: the other flag goes)
+                add([Edit(EditOp.SET, flags.target(flag), stated.group("value"))])
         elif flags.required(flag):
             value = _turn_on_value(flag, flags)
             if value is not None:

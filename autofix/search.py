@@ -135,8 +135,9 @@ def _meant(base: Candidate, move: Move) -> Candidate:
     return out
 
 
-# Values that ask for what the server picks by itself: dropping one gives up nothing.
-_ASKS_FOR_DEFAULT = frozenset({"0", *DEFAULT_WORDS})
+# Values that ask for what the server picks by itself: dropping one gives up nothing. ("none"
+# is not one: it often names the choice that turns a feature off.)
+_ASKS_FOR_DEFAULT = frozenset({"0", *DEFAULT_WORDS} - {"none", "null", "nil"})
 
 
 def _edit_cost(old: object, new: object) -> int:

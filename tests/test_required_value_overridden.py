@@ -50,3 +50,13 @@ def test_a_required_value_that_is_the_default_points_there_too() -> None:
     """(Unset, the flag holds its default: the value asked for, which something overrode.)"""
     labels = _labels({"zz-runner": "marlin_x", "enable-zz-fill": True}, "marlin_x EP requires --zz-b2b-backend none.")
     assert labels[0] == "drop enable-zz-fill", labels
+
+
+def test_a_value_the_user_chose_otherwise_is_not_overruled() -> None:
+    """Mend found by round 42's after-run (0.5.23-sixth's moe-flashinfer-dispatch-type-with-
+    deepep): "--x requires --zz-a2a-backend fi" where the user chose deepep is about --x, a
+    tuning flag of the other backend; the user's choice stays (other rules drop --x)."""
+    labels = _labels(
+        {"zz-runner": "marlin_x", "zz-a2a-backend": "deepep"}, "--zz-runner requires --zz-a2a-backend none."
+    )
+    assert "set zz-a2a-backend=none" not in labels[:1], labels

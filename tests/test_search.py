@@ -241,3 +241,13 @@ def test_dropping_a_value_that_asks_for_the_default_costs_as_adding() -> None:
     assert intent_cost(base, base.without_arg("zz-mode")) == 1
     assert intent_cost(base, base.without_arg("zz-chunk")) == 2
     assert intent_cost(base, base.with_arg("zz-chunk", "0")) == 1
+
+
+def test_none_is_no_value_that_asks_for_the_default() -> None:
+    """Mend found by round 42's after-run (0.5.23-eighth's cuda-graph-backend-prefill-none:
+    'none' meant the choice 'disabled'): "none" often means off, so dropping it costs as
+    taking away a choice."""
+    from autofix.search import intent_cost
+
+    base = Candidate.build({"model-path": "/m", "zz-backend": "none"})
+    assert intent_cost(base, base.without_arg("zz-backend")) == 2
