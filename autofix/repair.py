@@ -1526,7 +1526,6 @@ def _switch_given_value(message: str, flags: Flags) -> list[Move]:
         return []
     left = {w.strip("'\"").lower() for w in found.group(1).split()}
     out: list[Move] = []
-    mended: list[Edit] = []  # every switch's own edits, for the move that mends them all
     for name, value in flags.candidate.args:
         info = flags.catalog.flag(name)
         if info is None or info.kind != "bool" or not isinstance(value, str) or value.lower() not in left:
@@ -1539,17 +1538,13 @@ def _switch_given_value(message: str, flags: Flags) -> list[Move]:
             # value goes to what replaced it.
             out.append(_inferred([Edit(EditOp.RENAME, name, successor)], "switch"))
         if value.lower() in ON_WORDS:
-            edits = [Edit(EditOp.SET, name, True)]
-        else:
-            negative = f"no-{flags.catalog.canonical(name)}"
-            edits = [Edit(EditOp.DROP, name)]
-            if info.default is True and flags.catalog.knows(negative):
-                edits.append(Edit(EditOp.SET, negative, True))
+            out.append(_inferred([Edit(EditOp.SET, name, True)], "switch"))
+            continue
+        negative = f"no-{flags.catalog.canonical(name)}"
+        edits = [Edit(EditOp.DROP, name)]
+        if info.default is True and flags.catalog.knows(negative):
+            edits.append(Edit(EditOp.SET, negative, True))
         out.append(_inferred(edits, "switch"))
-        mended.extend(edits)
-    if len(out) > 1 and len(mended) > len(out[0].edits):
-        # argparse leaves every such value over in one error: all of them in one move first.
-        out.insert(0, _inferred(mended, "switch"))
     return out
 
 
