@@ -390,6 +390,10 @@ class Catalog:
         always = [(self.spellings(size), ()) for size in sorted(self.splits) if size not in self.gpu_shares]
         return switched + always
 
+    def called(self, flag: str, value: str) -> str | None:
+        """The choice of ``flag`` that ``value`` is another name for (``also_called``)."""
+        return self.also_called.get(self.canonical(flag), {}).get(value.lower())
+
     def domain(self, flag: str) -> tuple[Any, ...]:
         """The values ``domains`` gives ``flag``; for a flag of one role of a setting that
         has none (speculative-draft-kv-cache-dtype, decode-attention-backend), those of the

@@ -111,7 +111,12 @@ def meant_choices(given: str, choices: Sequence[str], preferred: Sequence[str] =
     what was meant: measured in round 38, 131 against 125 of 152 choice refusals in the
     fresh sets with the default first there too.)"""
     ranked = closest_choices(given, choices, preferred, context)[:2]
-    return [c for c in ranked if len(choices) <= LONG_CHOICE_LIST or near_choice(given, c)]
+    return [c for c in ranked if evidently_meant(given, c, choices)]
+
+
+def evidently_meant(given: str, choice: str, choices: Sequence[str]) -> bool:
+    """``choice``, one of the nearest to ``given``, is what was meant (meant_choices)."""
+    return len(choices) <= LONG_CHOICE_LIST or near_choice(given, choice)
 
 
 _VERSIONED = re.compile(r"^(?P<family>[a-z][a-z_-]*?)[-_]?v?(?P<version>\d+(?:\.\d+)*)$")

@@ -467,7 +467,7 @@ def _choice_carried(flag: str, value: ArgValue | None, candidate: Candidate, cat
     choices = [str(c) for c in info.choices] if info is not None else []
     if not isinstance(value, str) or not choices or value in choices:
         return None
-    called = catalog.also_called.get(catalog.canonical(flag), {}).get(value.lower())
+    called = catalog.called(flag, value)
     if called in choices:
         return called
     path = candidate.arg("model-path") if candidate.has("model-path") else None

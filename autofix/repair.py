@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .catalog import Catalog, Component, EditSpec, FailureClass, FlagInfo, MoveSpec, ValueSpec
-from .choices import MODE_WORDS, closest_choices, meant_choices, near_choice
+from .choices import MODE_WORDS, closest_choices, evidently_meant, near_choice
 from .classify import MATCH_LINE, Diagnosis, Subject
 from .features import is_on, off_by_words, on_by_words, switched_off
 from .meant import DEFAULT_WORDS, as_meant, as_number, plain_size
@@ -1283,7 +1283,7 @@ def _from_argparse(message: str, flags: Flags) -> list[Move]:
     if choice:
         flag, given, listed = choice.group(1), choice.group(2), choice.group(3)
         choices = _listed_items(listed)
-        called = flags.catalog.also_called.get(flags.catalog.canonical(flag), {}).get(given.lower())
+        called = flags.catalog.called(flag, given)
         if called in choices:
             out.append(_inferred([Edit(EditOp.SET, flags.target(flag), called)], "argparse"))
         switched = _value_switch(flag, given, choices, flags)
@@ -1297,7 +1297,7 @@ def _from_argparse(message: str, flags: Flags) -> list[Move]:
             out.append(_inferred([Edit(EditOp.SET, flags.target(flag), mended)], "argparse"))
         preferred = [str(v) for v in flags.catalog.domain(flag)]
         ranked = closest_choices(given, choices, preferred, _served(flags))[:2]
-        near = meant_choices(given, choices, preferred, _served(flags))
+        near = [c for c in ranked if evidently_meant(given, c, choices)]  # (meant_choices, ranked once)
         if _asks_for_default(given, choices) and flags.spelling(flag):
             near = []  # 'none' where no choice says nothing: the flag left out, not a choice
         for best in near:
@@ -1965,10 +1965,9 @@ def _made_equal(a: str | None, b: str | None, flags: Flags) -> Edit | None:
     """``a`` set to ``b``'s value, when b's is known and a's is another number."""
     if a is None or b is None or a == b or flags.is_pinned(a) or flags.catalog.flag(a) is None:
         return None
-    spelled_b = flags.spelling(b)
-    info_b = flags.catalog.flag(b)
-    value = flags.candidate.arg(spelled_b) if spelled_b else (info_b.default if info_b is not None else None)
-    number = as_number(value)
+    if flags.assume_present:
+        return None  # (offline no size is known)
+    number = as_number(_field_value(b, flags))
     spelled_a = flags.spelling(a)
     held = as_number(flags.candidate.arg(spelled_a)) if spelled_a else None
     if number is None or held == number:
@@ -1994,12 +1993,14 @@ def _asked_by_users_flag(message: str, at: int, flag: str, value: str, flags: Fl
     return asking is not None and flags.spelling(asking.group("flag")) is not None
 
 
-def _stated_fits(info: FlagInfo, value: str) -> bool:
-    """A word written after a flag is its value: one of its choices, or a number for a
-    flag that takes one (any other word is the sentence going on: "equal to", "when")."""
-    if info.choices:
-        return value in [str(c) for c in info.choices]
-    return info.type in ("int", "float") and as_number(value) is not None
+def _stated_fits(flag: str, value: str, flags: Flags) -> bool:
+    """A word written after a flag is its value: a valid one (_valid_value) of a flag with
+    choices or one that takes a number (after any other flag a word may be the sentence
+    going on: "equal to", "when")."""
+    info = flags.catalog.flag(flag)
+    if info is None or not (info.choices or info.type in ("int", "float")):
+        return False
+    return _valid_value(flag, value, flags)
 
 
 def _overriders(message: str, flags: Flags) -> list[Move]:
@@ -2086,8 +2087,7 @@ def _value_made_divisible(message: str, flags: Flags) -> list[Move]:
         holder = _flag_set_to(value, found.group("words"), flags)
         if holder is None or divisor <= 0 or value % divisor == 0:
             continue
-        below = value // divisor * divisor
-        for multiple in (below + divisor, below) if below >= divisor else (below + divisor,):
+        for multiple in _multiples_beside(value, divisor):
             out.append(_inferred([Edit(EditOp.SET, flags.target(holder), str(multiple))], "divisible"))
     return out
 
@@ -2127,11 +2127,16 @@ def _multiples_near(value: int, divisor: int) -> list[int]:
     its binary reading (8000: 8192) when that is one, the next one up, the one below."""
     if value % divisor == 0:
         return []
-    below = value // divisor * divisor
     binary = value // DECIMAL_K * BINARY_K
     found = [binary] if value % DECIMAL_K == 0 and binary % divisor == 0 else []
-    found += [below + divisor] + ([below] if below >= divisor else [])
-    return list(dict.fromkeys(found))
+    return list(dict.fromkeys([*found, *_multiples_beside(value, divisor)]))
+
+
+def _multiples_beside(value: int, divisor: int) -> list[int]:
+    """The multiples of ``divisor`` next to ``value``: the one above, then the one below
+    (when it is not under the divisor)."""
+    below = value // divisor * divisor
+    return [below + divisor, below] if below >= divisor else [below + divisor]
 
 
 def _flag_set_to(value: int, words: str, flags: Flags) -> str | None:
@@ -2214,12 +2219,10 @@ def _from_message(message: str, flags: Flags) -> list[Move]:
     for found in _TURN_ON.finditer(message):
         flag = found.group("flag")
         stated = _STATED_VALUE.match(message, found.end())
-        info = flags.catalog.flag(flag)
-        if stated is not None and info is not None and _stated_fits(info, stated.group("value")):
+        if stated is not None and _stated_fits(flag, stated.group("value"), flags):
             # "requires --flag value": that value, not the flag's usual way of turning on.
             spelled = flags.spelling(flag)
-            held = flags.candidate.arg(spelled) if spelled else info.default
-            if str(held) == stated.group("value"):
+            if str(_field_value(flag, flags)) == stated.group("value"):
                 # given (or the default) and refused still: a switch of the user's overrides it
                 out.extend(_overriders(message, flags))
             elif not spelled:  # (a value the user chose otherwise stays: the other flag goes)
