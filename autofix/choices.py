@@ -29,6 +29,10 @@ MODE_WORDS: Mapping[str, tuple[str, ...]] = {
     "none": ("null", "off", "disabled", "disable", "unquant", "unquantized", "false"),
     "null": ("none", "off", "disabled", "disable", "false"),
 }
+# A float dtype names weights left as they are: among quantization methods, the one that
+# leaves them unquantized (among dtypes, the dtype it spells).
+FLOAT_DTYPES = frozenset(["bf16", "bfloat16", "fp16", "float16", "half", "fp32", "float32", "float"])
+UNQUANTIZED = ("unquant", "unquantized")
 NEAR_SPELLING = 0.8  # difflib's ratio of two spellings a typo apart
 
 
@@ -47,6 +51,8 @@ def near_choice(given: str, choice: str) -> bool:
     if g == c or c.startswith(g) or g.startswith(c) or c.endswith(g) or g.endswith(c):
         return True
     if as_number(given) is not None or choice.lower() in MODE_WORDS.get(given.lower(), ()):
+        return True
+    if given.lower() in FLOAT_DTYPES and choice.lower() in UNQUANTIZED:
         return True
     if c in initials(given) or _initials_started(given, [choice]):
         return True
@@ -89,6 +95,7 @@ def closest_choices(given: str, choices: Sequence[str], preferred: Sequence[str]
         return sorted(choices, key=lambda c: (abs(float(c) - number), float(c)))
     same = [c for c in choices if bare(c) == bare(given)][:1]
     meant = same or [c for w in MODE_WORDS.get(given_l, ()) for c in choices if c.lower() == w][:1]
+    meant = meant or _unquantized(given_l, choices)
     meant = meant or [c for c in choices if bare(c) in initials(given)][:1]
     meant = meant or _initials_started(given, choices)
     meant = meant or _family_of_version(given, choices, context)
@@ -98,7 +105,8 @@ def closest_choices(given: str, choices: Sequence[str], preferred: Sequence[str]
         key=lambda c: (rank.get(c, len(rank)), choices.index(c)),
     )
     similar = difflib.get_close_matches(given, choices, n=len(choices), cutoff=0.0)
-    return list(dict.fromkeys([*meant, *prefixed, *_leading_words(given, choices), *similar]))
+    leading = [*_major_version(given, choices), *_leading_words(given, choices)]
+    return list(dict.fromkeys([*meant, *prefixed, *leading, *similar]))
 
 
 LONG_CHOICE_LIST = 10  # more choices than this: a near spelling may be chance
@@ -156,6 +164,23 @@ def _other_versions(family: str, choices: Sequence[str]) -> list[str]:
         if found is not None and found.group("family") == family:
             versions.append((tuple(int(p) for p in found.group("version").split(".")), choice))
     return [c for _, c in sorted(versions, reverse=True)]
+
+
+def _unquantized(given: str, choices: Sequence[str]) -> list[str]:
+    """The choice that leaves weights unquantized, for a float dtype ``given`` among
+    choices that list no float dtype."""
+    if given not in FLOAT_DTYPES or any(c.lower() in FLOAT_DTYPES for c in choices):
+        return []
+    return [c for c in choices if c.lower() in UNQUANTIZED][:1]
+
+
+def _major_version(given: str, choices: Sequence[str]) -> list[str]:
+    """The choices ``given`` is with a later minor version's digits after ('kimi_k25':
+    kimi_k2, 'glm451': glm45), the longest first: one parser reads every minor version of a
+    line, and the cut falls inside the last word, where the leading words do not see it."""
+    g = bare(given)
+    found = [c for c in choices if bare(c)[-1:].isdigit() and g.startswith(bare(c)) and g[len(bare(c)) :].isdigit()]
+    return sorted(found, key=lambda c: -len(bare(c)))
 
 
 def _leading_words(given: str, choices: Sequence[str]) -> list[str]:

@@ -41,3 +41,27 @@ def test_none_with_no_choice_that_means_it_leaves_the_flag_out() -> None:
         "launch_server.py: error: argument --a2a-toy-backend: invalid choice: 'none' (choose from 'deepep')",
     )
     assert proposals[0].move.label() == "drop a2a-toy-backend"
+
+
+def test_a_float_dtype_given_to_a_quantization_means_unquantized() -> None:
+    """Round 43, written before the change: a draft kept in its own BF16 weights is written
+    as its dtype ('bf16', 'float16'); among quantization methods that is the one that leaves
+    the weights unquantized, not the format its letters are nearest to (a dropped flag lets
+    the draft inherit the target's fp8)."""
+    for dtype in ("bf16", "bfloat16", "fp16", "float16", "half"):
+        assert closest_choices(dtype, METHODS)[0] == "unquant"
+    # SGLang's list is long (a near spelling may be chance there): this one is no chance.
+    methods = [*METHODS, "marlin", "gptq_marlin", "awq_marlin", "bitsandbytes", "gguf", "modelopt", "w4afp8"]
+    listed = ", ".join(f"'{m}'" for m in methods)
+    _, proposals = proposed(
+        {"speculative-draft-model-quantization": "bf16", "quantization": "fp8"},
+        "SystemExit",
+        "launch_server.py: error: argument --speculative-draft-model-quantization: invalid choice: 'bf16' "
+        f"(choose from {listed})",
+    )
+    assert proposals[0].move.label() == "set speculative-draft-model-quantization=unquant"
+
+
+def test_a_float_dtype_among_dtypes_is_the_dtype_it_spells() -> None:
+    dtypes = ["auto", "fp8_e5m2", "fp8_e4m3", "bfloat16", "unquant"]
+    assert closest_choices("bf16", dtypes)[0] == "bfloat16"
