@@ -133,7 +133,8 @@ def evidently_meant(given: str, choice: str, choices: Sequence[str]) -> bool:
     """``choice``, one of the nearest to ``given``, is what was meant (meant_choices)."""
     if near_choice(given, choice):
         return True
-    return len(choices) <= LONG_CHOICE_LIST and difflib.SequenceMatcher(None, bare(given), bare(choice)).ratio() >= FAINT_LIKENESS
+    likeness = difflib.SequenceMatcher(None, bare(given), bare(choice)).ratio()
+    return len(choices) <= LONG_CHOICE_LIST and likeness >= FAINT_LIKENESS
 
 
 _VERSIONED = re.compile(r"^(?P<family>[a-z][a-z_-]*?)[-_]?v?(?P<version>\d+(?:\.\d+)*)$")
