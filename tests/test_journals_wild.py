@@ -331,6 +331,11 @@ MISSES = {
     "sglang-7639": "round 55: measured on round 42a-d's engine (234b431), not tuned on",
     "sglang-25491": "round 56: measured on round 42a-d's engine (234b431), not tuned on",
     "sglang-pr30355": "round 56: measured on round 42a-d's engine (234b431), not tuned on",
+    "sglang-pr39629": "round 57: measured on round 43a-c's engine (eeb5681), not tuned on",
+    "sglang-pr29485": "round 57: measured on round 43a-c's engine (eeb5681), not tuned on",
+    "sglang-pr40648": "round 57: measured on round 43a-c's engine (eeb5681), not tuned on",
+    "sglang-26454": "round 57: measured on round 43a-c's engine (eeb5681), not tuned on",
+    "sglang-7602": "round 57: measured on round 43a-c's engine (eeb5681), not tuned on",
 }
 
 
