@@ -22,7 +22,7 @@ from typing import Any
 from .catalog import Catalog, Component, EditSpec, FailureClass, FlagInfo, MoveSpec, ValueSpec
 from .choices import MODE_WORDS, closest_choices, evidently_meant, near_choice
 from .classify import MATCH_LINE, Diagnosis, Subject
-from .features import is_on, off_by_words, on_by_words, switched_off
+from .features import feature_words, is_on, off_by_words, on_by_words, said, spellings, stems, switched_off
 from .meant import DEFAULT_WORDS, as_meant, as_number, plain_size
 from .model import SPELLED_ORIGIN, ArgValue, Candidate, Edit, EditOp, KeyValue, Move, json_object, normalize_value
 from .optional import TurnedOn, without_optional
@@ -1014,6 +1014,10 @@ _PLEASE_ENABLE = re.compile(
     r"(?i)\bplease (?:enable|turn on|switch on) (?:the )?(?P<words>[a-z][a-z0-9 _-]{2,60}?)"
     r"(?= (?:when|if|with|before|for|to)\b|[.,;:]|$)"
 )
+# "Pipeline parallelism is not compatible with overlap schedule, speculative decoding, mixed
+# chunked prefill": the features a check refuses beside its subject, listed in words.
+_INCOMPATIBLE_LIST = re.compile(r"(?i)\b(?:not compatible|incompatible) with (?P<items>[a-z][a-z0-9 ,_-]{2,200})")
+_LIST_SEPARATOR = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
 _TO_BE_OFF = re.compile(
     r"(?i)\brequires? (?:the )?(?P<words>[a-z][a-z0-9 _-]{2,60}?) to be (?:disabled|turned off|switched off|off)\b"
 )
@@ -2175,6 +2179,23 @@ def _other_side_of_bound(found: re.Match[str], flags: Flags) -> Edit | None:
     return Edit(EditOp.SET, flags.target(b), str(needed))
 
 
+def _users_listed_switches(message: str, flags: Flags) -> list[Move]:
+    """The user's own switches (an enable- flag set on) whose feature a list of features the
+    message refuses names in words, each dropped: what an operator takes out before the
+    subject of the refusal. A feature on by default is not the user's: no move from the list."""
+    out: list[Move] = []
+    for found in _INCOMPATIBLE_LIST.finditer(message):
+        for item in _LIST_SEPARATOR.split(found.group("items")):
+            item_words = stems(item)
+            for name, value in flags.candidate.args:
+                words = feature_words(flags.catalog.canonical(name))
+                if words is None or not name.startswith("enable-") or not is_on(value):
+                    continue
+                if any(said(spelled, item_words) for spelled in spellings(words)):
+                    out.append(_inferred([Edit(EditOp.DROP, name)], "feature"))
+    return out
+
+
 def _from_message(message: str, flags: Flags) -> list[Move]:
     out: list[Move] = []
 
@@ -2248,6 +2269,7 @@ def _from_message(message: str, flags: Flags) -> list[Move]:
         spelt = _value_with_its_flag(found.group("what"), flags)
         if spelt is not None:
             add([Edit(EditOp.SET, flags.target(spelt[0]), spelt[1])], "value")
+    out.extend(_users_listed_switches(message, flags))
     turned_off = [found.group("words") for found in _TO_BE_OFF.finditer(message)]
     turned_on = [found.group("words") for found in _PLEASE_ENABLE.finditer(message)]
     if turned_off or turned_on:
