@@ -336,6 +336,8 @@ MISSES = {
     "sglang-pr40648": "round 57: measured on round 43a-c's engine (eeb5681), not tuned on",
     "sglang-26454": "round 57: measured on round 43a-c's engine (eeb5681), not tuned on",
     "sglang-7602": "round 57: measured on round 43a-c's engine (eeb5681), not tuned on",
+    "sglang-4497": "round 58: measured on round 43a-d's engine (b3000f4), not tuned on",
+    "sglang-pr30244": "round 59: measured on round 43a-d's engine (b3000f4), not tuned on",
 }
 
 
