@@ -227,6 +227,9 @@ def _reported_line(journal: Journal, root: Traceback | None) -> Signal | None:
 _ADVICE = re.compile(
     r"(?i)\b(?:work ?around|try|please|you (?:can|may|could|should|need to)|consider|to (?:avoid|fix)|add|pass)\b"
     r"[^\n]{0,80}?[`'\"]?--[a-z]"
+    # or a flag said to avoid the failure: "--disable-x reliably avoids the hang"
+    r"|--[a-z][a-z0-9-]*[`'\"*]*(?:\s+\w+){0,2}\s+(?:avoids|fixes|resolves|solves|prevents|works around"
+    r"|works (?:fine|correctly|well))\b"
 )
 MAX_ADVICE = 6
 # A notice that a flag is deprecated tells how to spell it, not how to avoid a failure: the

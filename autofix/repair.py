@@ -1194,13 +1194,23 @@ _ADVISED = re.compile(
 )
 
 
+# A flag a report says avoids the failure, the verb after it: "--disable-x reliably avoids
+# the hang", "with `--disable-x` it works fine", "`--x` works around it".
+_AVOIDED_BY = re.compile(
+    r"--(?P<flag>[a-z0-9][a-z0-9-]*)[`'\"*]*(?:\s+\w+){0,2}\s+(?i:avoids|fixes|resolves|solves|prevents"
+    r"|works around|works (?:fine|correctly|well))\b"
+)
+
+
 def advice_moves(advice: Sequence[str], flags: Flags) -> list[Move]:
     """What the log itself tells the operator to change, in its order: a flag to add (with
     the value given, if the parser takes it), a flag to make smaller or larger."""
     out: list[Move] = []
     for line in advice:
-        for found in _ADVISED.finditer(line):
-            edit = _advised_edit(found.group("flag"), (found.group("value") or "").rstrip(".,;:)"), flags)
+        advised = [(f.group("flag"), (f.group("value") or "").rstrip(".,;:)")) for f in _ADVISED.finditer(line)]
+        advised.extend((found.group("flag"), "") for found in _AVOIDED_BY.finditer(line))
+        for flag, value in advised:
+            edit = _advised_edit(flag, value, flags)
             # (advice to set what is set already: "true" as typed, True as parsed)
             if edit is not None and str(flags.candidate.arg(edit.target)).lower() != str(edit.value).lower():
                 out.append(_inferred([edit], "advice"))
