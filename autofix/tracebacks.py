@@ -1546,6 +1546,7 @@ class JournalParser:
                     and body[:1] not in (" ", "\t")
                     and not _nccl_detail(tb, body)
                     and not _compile_error_detail(tb)
+                    and not _detail_follows(tb)
                 )
                 or body.startswith("```")  # the fence closing the paste
             ):
@@ -1817,6 +1818,17 @@ def _nccl_detail(tb: _Open, body: str) -> bool:
 # caret under the column, and then the error itself: the failure is the line after the caret.
 _COMPILE_ERROR_AT = re.compile(r"at \d+:\d+:$")
 MAX_KERNEL_SOURCE_LINES = 6
+
+
+# A message that ends at a source location and a colon: "Error in function 'aligned_alloc' at
+# /workspace/include/flashinfer/allocator.h:71:" (flashinfer's errors: the detail follows).
+_ENDS_AT_LOCATION = re.compile(r"\bat \S+:\d+:\s*$")
+
+
+def _detail_follows(tb: _Open) -> bool:
+    """Whether the message so far ends at a source location and a colon: its detail is the
+    next line ("... at .../allocator.h:71:" then "Buffer overflow when allocating ...")."""
+    return bool(tb.message_lines) and _ENDS_AT_LOCATION.search(tb.message_lines[-1]) is not None
 
 
 def _compile_error_detail(tb: _Open) -> bool:

@@ -247,7 +247,6 @@ MISSES = {
     "sglang-23865": "round 10: measured after the round's engine was frozen (d8ba6c2), not tuned on",
     "sglang-pr8016": "round 10: measured after the round's engine was frozen (d8ba6c2), not tuned on",
     "angelslim-16": "round 10: measured after the round's engine was frozen (d8ba6c2), not tuned on",
-    "sglang-31864": "round 11: measured after the round's engine was frozen (ce58d01), not tuned on",
     "sglang-18943": "round 11: measured after the round's engine was frozen (ce58d01), not tuned on",
     "sglang-7338": "round 13: measured after the round-14 engine was frozen (37e2c6d), not tuned on",
     "sglang-23769": "round 13: measured after the round-14 engine was frozen (37e2c6d), not tuned on",
@@ -337,7 +336,6 @@ MISSES = {
     "sglang-26454": "round 57: measured on round 43a-c's engine (eeb5681), not tuned on",
     "sglang-7602": "round 57: measured on round 43a-c's engine (eeb5681), not tuned on",
     "sglang-4497": "round 58: measured on round 43a-d's engine (b3000f4), not tuned on",
-    "sglang-pr30244": "round 59: measured on round 43a-d's engine (b3000f4), not tuned on",
 }
 
 
