@@ -123,6 +123,7 @@ SETS = (
     "sglang-0.4.10.post2-fifth",
     "sglang-0.4.10.post2-sixth",
     "sglang-0.4.10.post2-seventh",
+    "sglang-0.4.10.post2-eighth",
     "sglang-0.5.11-first",
     "sglang-0.5.11-second",
     "sglang-0.5.11-third",
