@@ -62,10 +62,13 @@ class Flags:
         pinned: Iterable[str] = (),
         *,
         assume_present: bool = False,
+        resolved: Mapping[str, object] | None = None,
     ) -> None:
         self.candidate = candidate
         self.catalog = catalog
         self.pinned = {catalog.canonical(p) for p in pinned}
+        # What SGLang resolved for this candidate (fields it derived from other flags).
+        self.resolved: Mapping[str, object] = resolved or {}
         # Offline classification has no candidate: treat every named flag as set.
         self.assume_present = assume_present
 
@@ -174,8 +177,8 @@ def propose(
     the whole failing statement and its enclosing ``if`` tests are read, not just the
     line the traceback shows.
     """
-    flags = Flags(candidate, catalog, pinned)
     resolved = resolved or {}
+    flags = Flags(candidate, catalog, pinned, resolved=resolved)
     # The log's own advice for this failure first: it knows its server.
     moves: list[Move] = advice_moves(diagnosis.subject.advice, flags)
     # A name the code does not know that evidently means one it does (EAGLE-3): that one,
@@ -3113,6 +3116,15 @@ def _field_value(field: str, flags: Flags) -> object:
     return info.default if info is not None else None
 
 
+def _resolved_value(field: str, flags: Flags) -> object:
+    """A field's value for this candidate: the flag as set, else what SGLang resolved it to
+    (a group size derived from another flag: 0.5.23's attn_dp_size from --dp-size), else the
+    parser's default."""
+    if flags.spelling(flag_name(field)) is None and field in flags.resolved:
+        return flags.resolved[field]
+    return _field_value(field, flags)
+
+
 def _deref(value: object, flags: Flags) -> object:
     """A condition's constant with the record's fields it names replaced by their values."""
     if isinstance(value, FieldRef):
@@ -3136,7 +3148,7 @@ def _divides(divisor: str, dividend: object, flags: Flags) -> list[list[Edit]] |
     if flags.assume_present:  # offline, no sizes known: the divisor back to its default
         return [[Edit(EditOp.DROP, flags.target(flag_name(divisor)))]]
     numbers = [as_number(_field_value(f, flags)) for f in dividend]
-    d = as_number(_field_value(divisor, flags))
+    d = as_number(_resolved_value(divisor, flags))
     if d is None or d <= 0 or any(n is None for n in numbers):
         return [[]]
     product = math.prod(int(n or 0) for n in numbers)
@@ -3156,7 +3168,10 @@ def _divides(divisor: str, dividend: object, flags: Flags) -> list[list[Edit]] |
         hardware = flags.catalog.canonical(flag) in flags.catalog.gpu_counts
         fits = [k for k in range(2, int(d) if hardware else product + 1) if product % k == 0 and k != int(d)]
         nearest = min(fits, key=lambda k: (abs(k - d), k), default=None)
-        if nearest is not None and nearest != default:
+        # (a group SGLang derived from another flag the user set is not cut on its own flag:
+        # the two would disagree; the user's flag's own refusal moves it)
+        derived = flags.spelling(flag) is None and divisor in flags.resolved
+        if nearest is not None and nearest != default and not derived:
             out.insert(0, [Edit(EditOp.SET, flags.target(flag), str(nearest))])
     else:
         lower = max((k for k in range(1, int(d)) if product % k == 0), default=None)

@@ -66,3 +66,23 @@ def test_fewer_gpus_than_nodes_over_tp_times_pp() -> None:
     nodes = 'assert (self.tp_size * self.pp_size) % self.nnodes == 0, "tp_size must be divisible by number of nodes"'
     labels = _labels(FOUR_NODES_OF_TWO, nodes, "tp_size must be divisible by number of nodes")
     assert labels[0] == "set tp-size=8", labels
+
+
+def test_a_group_size_sglang_resolved_from_another_flag_is_read_as_resolved() -> None:
+    """Round 43, written before the change: 0.5.23 reads --dp-size 16 with
+    --enable-dp-attention as 16 attention-DP groups and checks "tp_size % attn_dp_size", a
+    field the user did not set. Its value is what SGLang resolved (16), not the parser's
+    default: TP over the nodes first, as when the user names the groups. The groups are not
+    cut on --attn-dp-size, a flag the user did not write: it would disagree with --dp-size."""
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/opt/venv/lib/python3.12/site-packages/sglang/srt/arg_groups/toy_hook.py", line 90, in check\n'
+        "    assert self.tp_size % self.attn_dp_size == 0\n"
+        "AssertionError\n"
+    )
+    diagnosis = classify(parse_text(text), BARE, Gate.PREFLIGHT)
+    candidate = Candidate.build({"model-path": "/m", **TWO_NODES})
+    found = propose(candidate, diagnosis, BARE, pinned=("model-path",), resolved={"attn_dp_size": 16})
+    labels = [p.move.label() for p in found]
+    assert labels[0] == "set tp-size=16", labels
+    assert "set attn-dp-size=8" not in labels
