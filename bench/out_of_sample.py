@@ -116,6 +116,7 @@ SETS = (
     "users27",
     "users28",
     "users29",
+    "users30",
     "sglang-0.4.10.post2-first",
     "sglang-0.4.10.post2-second",
     "sglang-0.4.10.post2-third",
@@ -132,6 +133,7 @@ SETS = (
     "sglang-0.5.11-sixth",
     "sglang-0.5.11-seventh",
     "sglang-0.5.11-eighth",
+    "sglang-0.5.11-ninth",
     "spellings",
 )
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
