@@ -12,6 +12,9 @@ args``, ``--preferred-sampling-params`` …), read as an operator fixes them. Pu
   number written as a string) is what it evidently meant, when the failure is the server
   finding a string there ("'str' object has no attribute 'get'", "'<=' not supported between
   instances of 'str' and 'int'").
+* Typographic quotes (a wiki's “key”) are JSON's straight ones; a one-item list holding the
+  object meant (a YAML list item rendered with toJson), where the server reads an object
+  ("'list' object has no attribute 'items'"), is that object.
 * A value the user wrote that a check refuses by name (``Unknown quantization method:
   slimquant_w4a8``) takes the object's section that holds it out.
 
@@ -64,6 +67,8 @@ _STRUCTURED = re.compile(r"(?:^|-)(?:config|args|params|kwargs|overrides?|extra)
 _BARE_KEY = re.compile(r"([{,]\s*)([A-Za-z_][\w.-]*)\s*:")
 # A quote after a backslash, in a value that is no JSON: the value's own quotes, escaped.
 _ESCAPED_QUOTE = re.compile(r"\\(['\"])")
+_TYPOGRAPHIC_QUOTES = re.compile("[\u201c\u201d\u2018\u2019]")
+_STRAIGHT_QUOTES = str.maketrans({"\u201c": '"', "\u201d": '"', "\u2018": "'", "\u2019": "'"})
 _TRAILING_COMMA = re.compile(r",\s*([}\]])")
 _PAIRS = re.compile(r"^\s*[A-Za-z_][\w.-]*\s*=[^=]*(?:,\s*[A-Za-z_][\w.-]*\s*=[^=]*)*$")
 # One key given an object or a list the way launchers take overrides: key={...}, key=[...].
@@ -94,6 +99,8 @@ def json_moves(
         moves.extend(_key_looked_up(looked_up.group("key"), candidate_args))
     if _NUMBER_AS_TEXT.search(text):
         moves.extend(_numbers_unquoted(candidate_args))
+    if _LIST_FOR_OBJECT.search(text):
+        moves.extend(_each_changed(candidate_args, _lone_object))
     missing = _MISSING_KEYS.search(message)
     if missing is not None:
         moves.extend(_given_keys(_QUOTED.findall(missing.group("names")), message, candidate_args, list_flags))
@@ -153,6 +160,18 @@ def _required_deep(data: Any, key: str) -> Any:
         if inner != v:
             return {**data, k: inner}
     return data
+
+
+# --- an object a template wrapped in a list -----------------------------------------------------
+
+# Python's words when a list stands where an object is read.
+_LIST_FOR_OBJECT = re.compile(r"'list' object has no attribute '(?:items|get|keys)'")
+
+
+def _lone_object(data: Any) -> Any:
+    """The one object a one-item list holds (a YAML list item rendered with toJson); any
+    other value as it is."""
+    return data[0] if isinstance(data, list) and len(data) == 1 and isinstance(data[0], dict) else data
 
 
 # --- a number a template wrote as a string ----------------------------------------------------
@@ -370,6 +389,11 @@ def mend(value: str) -> Any | None:
         return {k.strip(): _scalar(v.strip()) for k, v in (p.split("=", 1) for p in text.split(","))}
     if not text.startswith(("{", "[")):
         return None
+    if _TYPOGRAPHIC_QUOTES.search(text):
+        # Copied from a wiki or a word processor: its curly quotes are JSON's straight ones.
+        straight = text.translate(_STRAIGHT_QUOTES)
+        data = _json_of(straight)
+        return data if isinstance(data, dict | list) else mend(straight)
     if _ESCAPED_QUOTE.search(text):
         # Escaped once more than the shell undid (copied out of a JSON or YAML string): the
         # escapes go first, else they end up inside the keys.

@@ -1459,7 +1459,7 @@ def _extra_values(left_over: str, flags: Flags) -> list[Move]:
         info = flags.catalog.flag(name)
         if info is None or info.kind != "value" or not isinstance(value, tuple) or len(value) < 2:
             continue
-        if {w.strip("'\"") for w in value[1:]} <= words:
+        if {str(w).strip().strip("'\"") for w in value[1:]} <= words:
             joined = " ".join(value)
             if _is_json(joined) and not flags.is_pinned(name):
                 # JSON a shell split at its spaces (an unquoted variable): joined again.
@@ -1475,8 +1475,33 @@ def _extra_values(left_over: str, flags: Flags) -> list[Move]:
                 # An address and its port as two words (a space where the colon goes).
                 out.append(_inferred([Edit(EditOp.SET, name, f"{value[0]}:{value[1]}")], "argparse"))
             # (of a pinned flag too: its first value is the one the user pinned)
-            out.append(_inferred([Edit(EditOp.SET, name, value[0])], "argparse"))
+            inside = _flags_inside(value[1:], flags)
+            # Flags after an escaped space (' --tp-size'): the words are the user's flags, set
+            # as such (the first value alone would leave them out); else extra values.
+            out.append(_inferred([Edit(EditOp.SET, name, value[0]), *inside], "argparse"))
     return out
+
+
+def _flags_inside(words: Sequence[str], flags: Flags) -> list[Edit]:
+    """The flags of the parser that ``words`` name with a space before them (' --tp-size',
+    '2', ' --enable-x'), set to the words after each (a switch: on); [] unless every flag-like
+    word names one the user has not set, and the words open with one."""
+    edits: list[Edit] = []
+    for word in words:
+        text = str(word)
+        if text.strip().startswith("--") and text[:1].isspace():
+            name = text.strip()[2:]
+            info = flags.catalog.flag(name)
+            if info is None or flags.spelling(name) is not None:
+                return []
+            edits.append(Edit(EditOp.SET, name, True))
+        elif not edits:
+            return []
+        elif edits[-1].value is True:
+            edits[-1] = Edit(EditOp.SET, edits[-1].target, text.strip())
+        else:
+            return []  # a second value: not a flag and its value as written
+    return edits
 
 
 def _list_flag_beside(name: str, flags: Flags) -> str | None:
