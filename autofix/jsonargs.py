@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import ast
 import difflib
+import functools
 import json
 import re
 from collections.abc import Callable, Iterator
@@ -99,6 +100,8 @@ def json_moves(
         moves.extend(_key_looked_up(looked_up.group("key"), candidate_args))
     if _NUMBER_AS_TEXT.search(text):
         moves.extend(_numbers_unquoted(candidate_args))
+    for typed in _EXPECTED_TYPE.finditer(message):
+        moves.extend(_each_changed(candidate_args, functools.partial(_typed_deep, **typed.groupdict())))
     if _LIST_FOR_OBJECT.search(text):
         moves.extend(_each_changed(candidate_args, _lone_object))
     missing = _MISSING_KEYS.search(message)
@@ -131,7 +134,8 @@ def _each_changed(args: tuple[tuple[str, Any], ...], change: Callable[[Any], Any
         if not isinstance(data, dict | list):
             continue
         meant = change(data)
-        if meant != data:
+        # (compared as written: 131072 == 131072.0 in Python, not in a strict config)
+        if json.dumps(meant, ensure_ascii=False) != json.dumps(data, ensure_ascii=False):
             yield _set(name, json.dumps(meant, ensure_ascii=False))
 
 
@@ -162,6 +166,38 @@ def _required_deep(data: Any, key: str) -> Any:
     return data
 
 
+# --- a field given a value of the wrong type -----------------------------------------------------
+
+# A config class naming the type a field expected: "Field 'max_position_embeddings' expected
+# int, got str (value: '65536')", "Field 'architectures' expected a list, got str".
+_EXPECTED_TYPE = re.compile(r"Field '(?P<key>[A-Za-z_]\w{0,60})' expected (?:an? )?(?P<wanted>int|float|list|str)\b")
+
+
+def _typed_deep(data: Any, key: str, wanted: str) -> Any:
+    """``data`` with every value under ``key`` (at any depth) written as ``wanted``, where
+    it evidently can be; other values as they are."""
+    if isinstance(data, list):
+        return [_typed_deep(v, key, wanted) for v in data]
+    if not isinstance(data, dict):
+        return data
+    return {k: _as_type(v, wanted) if k == key else _typed_deep(v, key, wanted) for k, v in data.items()}
+
+
+def _as_type(value: Any, wanted: str) -> Any:
+    """``value`` as the type a field expected: a number's string as the number, a whole
+    float as an int, a lone value as a one-item list, a number as its string."""
+    number = _number_of(value) if isinstance(value, str) else value
+    if wanted == "int" and isinstance(number, int | float) and not isinstance(number, bool):
+        return int(number) if float(number).is_integer() else value
+    if wanted == "float" and isinstance(number, int | float) and not isinstance(number, bool):
+        return float(number)
+    if wanted == "list" and not isinstance(value, list | dict):
+        return [value]
+    if wanted == "str" and isinstance(value, int | float) and not isinstance(value, bool):
+        return str(value)
+    return value
+
+
 # --- an object a template wrapped in a list -----------------------------------------------------
 
 # Python's words when a list stands where an object is read.
@@ -183,6 +219,9 @@ _NUMBER_AS_TEXT = re.compile(
     r"between instances of '(?:str' and '(?:int|float)|(?:int|float)' and 'str)'"
     r"|can't multiply sequence by non-int|must be real number, not str"
     r"|unsupported operand type\(s\) for [^:]{1,3}: '(?:str' and '(?:int|float)|(?:int|float)' and 'str)'"
+    # a number's string multiplied by an int: the string repeated, then read as a number
+    r"|invalid literal for int\(\) with base 10: '(?P<unit>\d+(?:\.\d+)?)(?P=unit){2}"
+    r"|Exceeds the limit \(\d+ digits\) for integer string conversion"
 )
 _NUMBER_TEXT = re.compile(r"^\s*-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*$")
 
