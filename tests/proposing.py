@@ -63,6 +63,14 @@ def proposed_labels(args: dict[str, object], exception: str, message: str, *, ca
     return [p.move.label() for p in proposals]
 
 
+def choice_refused(flag: str, given: str, choices: tuple[str, ...] | list[str], args: dict[str, object]) -> list[str]:
+    """The labels of the moves proposed (in their order) when argparse refuses ``given`` for
+    ``--flag`` among ``choices`` (SGLang's wording), ``args`` set beside it."""
+    listed = ", ".join(f"'{c}'" for c in choices)
+    message = f"launch_server.py: error: argument --{flag}: invalid choice: '{given}' (choose from {listed})"
+    return proposed_labels({flag: given, **args}, "SystemExit", message)
+
+
 FULL = load_catalog()
 
 

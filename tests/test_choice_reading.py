@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from autofix.catalog import load_catalog
 
-from .proposing import proposed
+from .proposing import choice_refused, proposed
 
 CATALOG = load_catalog()
 
@@ -67,25 +67,12 @@ def test_in_a_short_list_a_value_sharing_few_letters_goes_back_to_the_default_fi
     of the fresh sets before the change (0.5.23, 0.5.11, 0.4.10.post2; 62 with no near choice
     in a list of ten or fewer): where the best likeness of spelling was under 0.4 the verified
     fix kept the default 12 times and took the nearest 8; from 0.4 up, 2 against 20."""
-    grammar = ("xgrammar", "outlines", "llguidance", "none")
-    listed = ", ".join(f"'{c}'" for c in grammar)
-    _, found = proposed(
-        {"grammar-backend": "lm-format-enforcer", "tp-size": "2"},
-        "argparse_error",
-        f"sglang serve: error: argument --grammar-backend: invalid choice: 'lm-format-enforcer' (choose from {listed})",
-    )
-    labels = [p.move.label() for p in found]
+    labels = choice_refused("grammar-backend", "lm-format-enforcer", ("xgrammar", "outlines", "llguidance", "none"), {})
     assert labels[0] == "drop grammar-backend"
     assert "set grammar-backend=llguidance" in labels[1:]
 
 
 def test_in_a_short_list_a_value_sharing_letters_is_still_the_nearest() -> None:
     assert first_label("speculative-attention-mode", "decoder") == "set speculative-attention-mode=decode"
-    modes = ("fcfs", "lpm", "random", "dfs-weight", "lof")
-    listed = ", ".join(f"'{c}'" for c in modes)
-    _, found = proposed(
-        {"schedule-policy": "fifo", "tp-size": "2"},
-        "argparse_error",
-        f"sglang serve: error: argument --schedule-policy: invalid choice: 'fifo' (choose from {listed})",
-    )
-    assert found[0].move.label() == "set schedule-policy=fcfs"
+    labels = choice_refused("schedule-policy", "fifo", ("fcfs", "lpm", "random", "dfs-weight", "lof"), {})
+    assert labels[0] == "set schedule-policy=fcfs"
