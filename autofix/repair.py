@@ -3392,8 +3392,12 @@ def _product_satisfy(factors: Sequence[str], relation: str, value: object, flags
 
     if holds(total):
         return [[]]
+    layout = whole if relation == "divides" else as_number(value)
     out: list[list[Edit]] = []
-    for i, field in enumerate(factors):
+    # A factor sized as the whole (EP over all TP ranks) is the user's layout: the others,
+    # the add-ons, are lowered first.
+    for i in sorted(range(len(factors)), key=lambda i: numbers[i] == layout):
+        field = factors[i]
         if not flags.spelling(flag_name(field)):
             continue
         others = total // numbers[i]

@@ -89,10 +89,16 @@ def test_a_product_of_sizes_that_must_divide_lowers_one_factor() -> None:
 
 
 def test_a_product_of_sizes_bounded_by_another_size_lowers_one_factor() -> None:
-    """ep * moe_dp <= tp with 4 * 2 > 4: ep to 2, or moe-dp back to its default 1."""
+    """ep * moe_dp <= tp with 4 * 2 > 4: moe-dp back to its default 1, or ep to 2. Round 43,
+    written before the change: a factor the user sized as the whole bound (EP over all TP
+    ranks, the usual expert-parallel layout) is the layout, the other the add-on: the add-on
+    goes first (0.5.23-twenty-fourth's and -twenty-sixth's fixes, in sample; ep to 2 then
+    fails on attn_cp_size != moe_dp_size). A factor below the bound keeps the written order."""
     source = "def check(cfg):\n    assert cfg.ep_size * cfg.moe_dp_size <= cfg.tp_size, 'msg'\n"
     moves = _moves(source, {"tp-size": 4, "ep-size": 4, "moe-dp-size": 2})
-    assert moves[:2] == ["set ep-size=2", "drop moe-dp-size"]
+    assert moves[:2] == ["drop moe-dp-size", "set ep-size=2"]
+    moves = _moves(source, {"tp-size": 8, "ep-size": 4, "moe-dp-size": 4})
+    assert moves[:2] == ["set ep-size=2", "set moe-dp-size=2"]
 
 
 def test_a_mode_is_never_switched_on_to_get_around_a_raising_branch() -> None:
