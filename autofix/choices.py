@@ -29,6 +29,19 @@ MODE_WORDS: Mapping[str, tuple[str, ...]] = {
     "none": ("null", "off", "disabled", "disable", "unquant", "unquantized", "false"),
     "null": ("none", "off", "disabled", "disable", "false"),
 }
+# Level words of other logging systems (log4j, syslog, uvicorn) as Python's logging names
+# them: SGLang looks a --log-level word up on Python's logging module.
+LOG_LEVEL_WORDS: Mapping[str, str] = {
+    "trace": "debug",
+    "verbose": "debug",
+    "all": "debug",
+    "finest": "debug",
+    "fine": "debug",
+    "notice": "info",
+    "warn": "warning",
+    "fatal": "critical",
+    "severe": "error",
+}
 # A float dtype names weights left as they are: among quantization methods, the one that
 # leaves them unquantized (among dtypes, the dtype it spells).
 FLOAT_DTYPES = frozenset(["bf16", "bfloat16", "fp16", "float16", "half", "fp32", "float32", "float"])

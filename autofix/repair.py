@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .catalog import Catalog, Component, EditSpec, FailureClass, FlagInfo, MoveSpec, ValueSpec
-from .choices import MODE_WORDS, closest_choices, evidently_meant, near_choice
+from .choices import LOG_LEVEL_WORDS, MODE_WORDS, closest_choices, evidently_meant, near_choice
 from .classify import MATCH_LINE, Diagnosis, Subject
 from .features import feature_words, is_on, off_by_words, on_by_words, said, spellings, stems, switched_off
 from .meant import DEFAULT_WORDS, as_meant, as_number, plain_size
@@ -1146,6 +1146,8 @@ def infer(
     moves.extend(got_refused(message, flags))  # a value changed before a flag is dropped
     moves.extend(_from_message(message, flags))
     moves.extend(_rule_name_missing(message, flags))
+    moves.extend(_log_level_meant(message, flags))
+    moves.extend(_invalid_choice_configured(message, flags))
     moves.extend(_list_members(message, flags))
     moves.extend(_spelled_list(message, flags))
     moves.extend(wording_moves(message, flags))
@@ -2215,6 +2217,43 @@ def _other_side_of_bound(found: re.Match[str], flags: Flags) -> Edit | None:
     if needed < 1 or needed == held_b:
         return None
     return Edit(EditOp.SET, flags.target(b), str(needed))
+
+
+# "Invalid expert_pack configuration: ... must be 1, got 4; ...": a value the user chose, and
+# what it needs listed after it.
+_INVALID_CONFIGURATION = re.compile(r"(?i)\binvalid (?P<value>[\w.-]{2,60}) (?:configuration|config|setup)\b")
+
+
+def _invalid_choice_configured(message: str, flags: Flags) -> list[Move]:
+    """The user's flag holding the value whose configuration the message calls invalid,
+    dropped: the choice out before the layout is dismantled to meet what it needs."""
+    found = _INVALID_CONFIGURATION.search(message)
+    if found is None:
+        return []
+    value = found.group("value").lower()
+    return [
+        _inferred([Edit(EditOp.DROP, name)], "message")
+        for name, held in flags.candidate.args
+        if isinstance(held, str) and held.lower() == value and not flags.is_pinned(name)
+    ]
+
+
+# Python's logging module asked for a level it does not have (SGLang looks the word up on it).
+_NO_LOG_LEVEL = re.compile(r"module 'logging' has no attribute '(?P<name>\w+)'")
+
+
+def _log_level_meant(message: str, flags: Flags) -> list[Move]:
+    """The flag holding a level word Python's logging does not know ('verbose', 'trace') set to
+    the level it means there (choices.LOG_LEVEL_WORDS)."""
+    found = _NO_LOG_LEVEL.search(message)
+    if found is None:
+        return []
+    out: list[Move] = []
+    for name, value in flags.candidate.args:
+        meant = LOG_LEVEL_WORDS.get(str(value).lower()) if str(value).upper() == found.group("name") else None
+        if meant is not None and not flags.is_pinned(name):
+            out.append(_inferred([Edit(EditOp.SET, name, meant)], "message"))
+    return out
 
 
 def _users_listed_switches(message: str, flags: Flags) -> list[Move]:
