@@ -129,25 +129,17 @@ def meant_choices(given: str, choices: Sequence[str], preferred: Sequence[str] =
     """The (at most two) choices a refused value evidently meant, nearest first; [] when
     none is: among many choices a spelling that is not near is chance, and the flag's
     default is the better guess. (Among a few, the nearest by letters still tends to be
-    what was meant when it shares letters: measured in round 38, 131 against 125 of 152
-    choice refusals in the fresh sets with the default first there too; FAINT_LIKENESS.)"""
+    what was meant: measured in round 38, 131 against 125 of 152 choice refusals in the
+    fresh sets with the default first there too.)"""
     ranked = closest_choices(given, choices, preferred, context)[:2]
     return [c for c in ranked if evidently_meant(given, c, choices)]
 
 
-# In a short list, a spelling less alike than this to the nearest choice names none of them
-# (another engine's backend, a library not shipped): the default first. Measured in round 43
-# on the fresh sets' refusals with no near choice: under it, fixes kept the default 12 times
-# against the nearest 8; from it up, 2 against 20.
-FAINT_LIKENESS = 0.4
-
-
 def evidently_meant(given: str, choice: str, choices: Sequence[str]) -> bool:
-    """``choice``, one of the nearest to ``given``, is what was meant (meant_choices)."""
-    if near_choice(given, choice):
-        return True
-    likeness = difflib.SequenceMatcher(None, bare(given), bare(choice)).ratio()
-    return len(choices) <= LONG_CHOICE_LIST and likeness >= FAINT_LIKENESS
+    """``choice``, one of the nearest to ``given``, is what was meant (meant_choices). (Round
+    43c tried the default first where the nearest shares few letters, 'likeness' under 0.4:
+    its after-run measured it worse, round-robin meant interleave and server daemon; reverted.)"""
+    return len(choices) <= LONG_CHOICE_LIST or near_choice(given, choice)
 
 
 _VERSIONED = re.compile(r"^(?P<family>[a-z][a-z_-]*?)[-_]?v?(?P<version>\d+(?:\.\d+)*)$")

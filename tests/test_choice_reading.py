@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from autofix.catalog import load_catalog
 
-from .proposing import choice_refused, proposed
+from .proposing import proposed
 
 CATALOG = load_catalog()
 
@@ -58,21 +58,3 @@ def test_a_word_inflected_otherwise_is_near() -> None:
     assert near_choice("decoding", "decode")
     assert near_choice("sampled", "sampling")
     assert not near_choice("prefix", "prefill")
-
-
-def test_in_a_short_list_a_value_sharing_few_letters_goes_back_to_the_default_first() -> None:
-    """Round 43, written before the change: in a short list a value that shares few letters
-    with every choice (another engine's backend, a library SGLang does not ship) names none of
-    them: the flag's default first, the nearest by letters after it. Measured on the refusals
-    of the fresh sets before the change (0.5.23, 0.5.11, 0.4.10.post2; 62 with no near choice
-    in a list of ten or fewer): where the best likeness of spelling was under 0.4 the verified
-    fix kept the default 12 times and took the nearest 8; from 0.4 up, 2 against 20."""
-    labels = choice_refused("grammar-backend", "lm-format-enforcer", ("xgrammar", "outlines", "llguidance", "none"), {})
-    assert labels[0] == "drop grammar-backend"
-    assert "set grammar-backend=llguidance" in labels[1:]
-
-
-def test_in_a_short_list_a_value_sharing_letters_is_still_the_nearest() -> None:
-    assert first_label("speculative-attention-mode", "decoder") == "set speculative-attention-mode=decode"
-    labels = choice_refused("schedule-policy", "fifo", ("fcfs", "lpm", "random", "dfs-weight", "lof"), {})
-    assert labels[0] == "set schedule-policy=fcfs"
