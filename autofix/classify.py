@@ -224,12 +224,15 @@ def _reported_line(journal: Journal, root: Traceback | None) -> Signal | None:
 
 
 # Advice: a verb an operator is told to act by, then (within a short clause) a flag.
+# A flag a report says avoids the failure, the verb after it: "--disable-x reliably avoids the
+# hang", "with `--disable-x` it works fine", "`--x` works around it" (advice; repair reads its flag).
+AVOIDED_BY = re.compile(
+    r"--(?P<flag>[a-z][a-z0-9-]*)[`'\"*]*(?:\s+\w+){0,2}\s+(?i:avoids|fixes|resolves|solves|prevents"
+    r"|works around|works (?:fine|correctly|well))\b"
+)
 _ADVICE = re.compile(
     r"(?i)\b(?:work ?around|try|please|you (?:can|may|could|should|need to)|consider|to (?:avoid|fix)|add|pass)\b"
     r"[^\n]{0,80}?[`'\"]?--[a-z]"
-    # or a flag said to avoid the failure: "--disable-x reliably avoids the hang"
-    r"|--[a-z][a-z0-9-]*[`'\"*]*(?:\s+\w+){0,2}\s+(?:avoids|fixes|resolves|solves|prevents|works around"
-    r"|works (?:fine|correctly|well))\b"
 )
 MAX_ADVICE = 6
 # A notice that a flag is deprecated tells how to spell it, not how to avoid a failure: the
@@ -275,7 +278,8 @@ def advice_lines(journal: Journal, subject: Subject) -> tuple[str, ...]:
         text = line[:MATCH_LINE].strip()
         if text in found or text == subject.message.strip() or _DEPRECATION.search(text):
             continue
-        if text and _ADVICE.search(text):
+        # (a flag said to avoid it, in any case: the advice reading ignores case throughout)
+        if text and (_ADVICE.search(text) or AVOIDED_BY.search(text.lower())):
             found.append(text)
     return tuple(found[-MAX_ADVICE:])
 

@@ -133,10 +133,10 @@ def _each_changed(args: tuple[tuple[str, Any], ...], change: Callable[[Any], Any
         data = _json_of(value)
         if not isinstance(data, dict | list):
             continue
-        meant = change(data)
+        written = json.dumps(change(data), ensure_ascii=False)
         # (compared as written: 131072 == 131072.0 in Python, not in a strict config)
-        if json.dumps(meant, ensure_ascii=False) != json.dumps(data, ensure_ascii=False):
-            yield _set(name, json.dumps(meant, ensure_ascii=False))
+        if written != json.dumps(data, ensure_ascii=False):
+            yield _set(name, written)
 
 
 def _leaves_mapped(data: Any, leaf: Callable[[Any], Any]) -> Any:

@@ -21,8 +21,8 @@ from typing import Any
 
 from .catalog import Catalog, Component, EditSpec, FailureClass, FlagInfo, MoveSpec, ValueSpec
 from .choices import LOG_LEVEL_WORDS, MODE_WORDS, closest_choices, evidently_meant, near_choice
-from .classify import MATCH_LINE, Diagnosis, Subject
-from .features import feature_words, is_on, off_by_words, on_by_words, said, spellings, stems, switched_off
+from .classify import AVOIDED_BY, MATCH_LINE, Diagnosis, Subject
+from .features import is_on, off_by_words, on_by_words, switched_off
 from .meant import DEFAULT_WORDS, as_meant, as_number, plain_size
 from .model import SPELLED_ORIGIN, ArgValue, Candidate, Edit, EditOp, KeyValue, Move, json_object, normalize_value
 from .optional import TurnedOn, without_optional
@@ -1199,21 +1199,13 @@ _ADVISED = re.compile(
 )
 
 
-# A flag a report says avoids the failure, the verb after it: "--disable-x reliably avoids
-# the hang", "with `--disable-x` it works fine", "`--x` works around it".
-_AVOIDED_BY = re.compile(
-    r"--(?P<flag>[a-z0-9][a-z0-9-]*)[`'\"*]*(?:\s+\w+){0,2}\s+(?i:avoids|fixes|resolves|solves|prevents"
-    r"|works around|works (?:fine|correctly|well))\b"
-)
-
-
 def advice_moves(advice: Sequence[str], flags: Flags) -> list[Move]:
     """What the log itself tells the operator to change, in its order: a flag to add (with
     the value given, if the parser takes it), a flag to make smaller or larger."""
     out: list[Move] = []
     for line in advice:
         advised = [(f.group("flag"), (f.group("value") or "").rstrip(".,;:)")) for f in _ADVISED.finditer(line)]
-        advised.extend((found.group("flag"), "") for found in _AVOIDED_BY.finditer(line))
+        advised.extend((found.group("flag"), "") for found in AVOIDED_BY.finditer(line))
         for flag, value in advised:
             edit = _advised_edit(flag, value, flags)
             # (advice to set what is set already: "true" as typed, True as parsed)
@@ -2260,16 +2252,15 @@ def _users_listed_switches(message: str, flags: Flags) -> list[Move]:
     """The user's own switches (an enable- flag set on) whose feature a list of features the
     message refuses names in words, each dropped: what an operator takes out before the
     subject of the refusal. A feature on by default is not the user's: no move from the list."""
+    views = {
+        flags.catalog.canonical(name): (name, value, ())
+        for name, value in flags.candidate.args
+        if name.startswith("enable-") and is_on(value)
+    }
     out: list[Move] = []
     for found in _INCOMPATIBLE_LIST.finditer(message):
         for item in _LIST_SEPARATOR.split(found.group("items")):
-            item_words = stems(item)
-            for name, value in flags.candidate.args:
-                words = feature_words(flags.catalog.canonical(name))
-                if words is None or not name.startswith("enable-") or not is_on(value):
-                    continue
-                if any(said(spelled, item_words) for spelled in spellings(words)):
-                    out.append(_inferred([Edit(EditOp.DROP, name)], "feature"))
+            out.extend(switched_off(item, views))
     return out
 
 
@@ -3184,9 +3175,8 @@ def _resolved_value(field: str, flags: Flags) -> object:
     """A field's value for this candidate: the flag as set, else what SGLang resolved it to
     (a group size derived from another flag: 0.5.23's attn_dp_size from --dp-size), else the
     parser's default."""
-    if flags.spelling(flag_name(field)) is None and field in flags.resolved:
-        return flags.resolved[field]
-    return _field_value(field, flags)
+    held = flags.value(flag_name(field), flags.resolved)
+    return held if held is not None else _field_value(field, flags)
 
 
 def _deref(value: object, flags: Flags) -> object:
