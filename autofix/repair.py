@@ -443,6 +443,8 @@ def gives_up_primary(base: Candidate, child: Candidate, catalog: Catalog, messag
         before = value(base, flag)
         if before is None or value(child, flag) == before:
             continue
+        if _over_the_nodes(flag, before, value(child, flag), base, catalog):
+            continue  # a size given per node, counted over the nodes: the same GPUs
         if flag in catalog.roles and not _parser_refused_flag(flag, catalog, message):
             return True  # the deployment's shape, kept whatever the message names
         # A drafter that goes with the algorithm it serves is judged with that algorithm.
@@ -462,6 +464,19 @@ def gives_up_primary(base: Candidate, child: Candidate, catalog: Catalog, messag
             continue
         return True
     return False
+
+
+def _over_the_nodes(
+    flag: str, before: ArgValue | None, after: ArgValue | None, base: Candidate, catalog: Catalog
+) -> bool:
+    """``after`` is ``before``, a size that counts GPUs, times the base's node count: the
+    user gave the size per node (TP 8 on two nodes of 8), and the move keeps every node's
+    GPUs."""
+    nodes = as_number(value_of(base, "nnodes", catalog))
+    old, new = as_number(before), as_number(after)
+    if flag not in catalog.gpu_counts or nodes is None or nodes <= 1 or old is None or new is None:
+        return False
+    return new == old * nodes
 
 
 def _changes_role(base: Candidate, child: Candidate, catalog: Catalog) -> bool:

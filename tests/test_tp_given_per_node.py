@@ -86,3 +86,37 @@ def test_a_group_size_sglang_resolved_from_another_flag_is_read_as_resolved() ->
     labels = [p.move.label() for p in found]
     assert labels[0] == "set tp-size=16", labels
     assert "set attn-dp-size=8" not in labels
+
+
+def test_tp_multiplied_over_the_nodes_gives_nothing_up() -> None:
+    """Round 44a, written before the change: a bare assert names no size, so a move that
+    changes the user's TP read as giving it up, and the catalogue's "cut the groups to TP"
+    (--attn-dp-size 8, against the user's 16 DP groups) went first; the real 0.5.23 search
+    took four attempts and lost DP attention. TP given per node and multiplied by the
+    nodes keeps the GPUs of every node: it gives up nothing, and goes first."""
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/opt/venv/lib/python3.12/site-packages/sglang/srt/arg_groups/parallel_hook.py", line 326,'
+        " in handle_data_parallelism\n"
+        "    assert cfg.tp_size % cfg.attn_dp_size == 0\n"
+        "AssertionError\n"
+    )
+    catalog = load_catalog()
+    diagnosis = classify(parse_text(text), catalog, Gate.PREFLIGHT)
+    candidate = Candidate.build({"model-path": "/m", **TWO_NODES})
+    found = propose(candidate, diagnosis, catalog, pinned=("model-path",), resolved={"attn_dp_size": 16})
+    assert found[0].move.label() == "set tp-size=16", [p.move.label() for p in found]
+    assert not found[0].gives_up
+
+
+def test_tp_changed_otherwise_on_nodes_still_gives_it_up() -> None:
+    """The per-node reading is TP times the nodes, nothing else: TP 8 -> 12 on two nodes
+    changes what the user chose (a bare assert names no size)."""
+    from autofix.repair import gives_up_primary
+
+    catalog = load_catalog()
+    base = Candidate.build({"model-path": "/m", **TWO_NODES})
+    assert not gives_up_primary(base, base.with_arg("tp-size", "16"), catalog)
+    assert gives_up_primary(base, base.with_arg("tp-size", "12"), catalog)
+    single = base.without_arg("nnodes").without_arg("node-rank")
+    assert gives_up_primary(single, single.with_arg("tp-size", "16"), catalog)
