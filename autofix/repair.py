@@ -2987,12 +2987,22 @@ def _choices_refused_by_value(
         info = flags.catalog.flag(flag)
         if not isinstance(value, str) or info is None or not info.choices:
             continue
-        if flags.is_pinned(flag) or not _telling_choice(value) or not _names_choice(said, value):
+        if flags.is_pinned(flag) or not _telling_choice(value) or not _names_value_or_its_base(said, value, info):
             continue
         target = flags.target(flag) if flags.spelling(flag) is not None else flag
         others = _other_choices(info, value)[:MAX_SIBLINGS]
         out.extend(_inferred([Edit(EditOp.SET, target, c)], origin) for c in others)
     return out
+
+
+def _names_value_or_its_base(said: str, value: str, info: FlagInfo) -> bool:
+    """``said`` names ``value``, or another choice of the flag that ``value`` is a variant
+    of at a word break (extra_buffer of extra_buffer_lazy): refusing the base refuses its
+    variants."""
+    if _names_choice(said, value):
+        return True
+    bases = (str(c) for c in info.choices if value.startswith(f"{c}_") or value.startswith(f"{c}-"))
+    return any(_telling_choice(base) and _names_choice(said, base) for base in bases)
 
 
 def _mentioned(value: str, message: str) -> bool:

@@ -43,3 +43,24 @@ def test_a_message_that_names_the_flag_is_left_to_the_flag_rules() -> None:
         "--mamba-radix-cache-strategy extra_buffer requires --page-size 1.",
     )
     assert "set mamba-radix-cache-strategy=no_buffer" not in labels[:1]
+
+
+def test_a_variant_of_the_named_choice_is_refused_with_it() -> None:
+    """Round 44b, written before the change (users30's DGX Spark script): the user set
+    extra_buffer_lazy, a variant of the extra_buffer the check names; the refusal covers
+    it, so the other implementation goes first, not three drops guessed from the words
+    (dropping the flag resolves extra_buffer again)."""
+    args = {
+        "mamba-radix-cache-strategy": "extra_buffer_lazy",
+        "max-mamba-cache-size": "8",
+        "kv-cache-dtype": "fp8_e4m3",
+    }
+    labels = _labels(args)
+    assert labels[0] == "set mamba-radix-cache-strategy=no_buffer", labels
+
+
+def test_a_choice_that_only_shares_a_prefix_with_the_named_word_is_not_refused() -> None:
+    """Only a choice the message names whole counts; the user's value must extend it at a
+    word break (extra_buffer_lazy of extra_buffer), not merely start with its letters."""
+    labels = _labels({"mamba-radix-cache-strategy": "no_buffer"}, "no_buf requires platform support for snapshots.")
+    assert "set mamba-radix-cache-strategy=extra_buffer" not in labels
