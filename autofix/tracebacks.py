@@ -220,11 +220,15 @@ _SIGNALS: tuple[tuple[str, re.Pattern[str]], ...] = (
     # (FlashMLA, cutlass) "CUDA error (file.cu:93): ..."; a driver API call's failure is its
     # error's name, then the source file that checked it ("CUDA_ERROR_INVALID_VALUE
     # /workspace/.../fmhaKernels.cuh 328"; a sentence that explains a code names none).
+    # torch's line after its "CUDA error: ..." names the runtime's error ("Search for
+    # `cudaErrorIllegalAddress' in https://docs.nvidia.com/..."): the failure where a paste
+    # was cut below the line before it.
     (
         "cuda_error",
         # (ROCm's torch says "HIP error: ..." where CUDA's says "CUDA error: ...")
         re.compile(
-            r"(?:(?:CUDA|HIP) [Ee]rror(?: \([^)\n]{1,300}\))?: |(?=CUDA_ERROR_[A-Z_]+ [^\s`'\"]*/))(?P<detail>.+)"
+            r"(?:(?:CUDA|HIP) [Ee]rror(?: \([^)\n]{1,300}\))?: |(?=CUDA_ERROR_[A-Z_]+ [^\s`'\"]*/)"
+            r"|(?=Search for .cudaError[A-Za-z]+' in ))(?P<detail>.+)"
         ),
     ),
     # ROCm's report of a kernel's memory fault ("Memory access fault by GPU node-2 ... on
@@ -307,7 +311,8 @@ _ANY_SIGNAL = re.compile("|".join(f"(?:{re.sub(r'[(][?]P<[a-z]+>', '(?:', p.patt
 # Case-sensitive on purpose (an IGNORECASE alternation costs 13x more per line); every
 # alternative contains one of _INTERESTING's, so block mode never skips a failure line.
 _SIGNAL_HINT = re.compile(
-    r"error:|Error:|ERROR:|error while loading|out of memory|OutOfMemoryError|CUDA error|CUDA_ERROR_|NCCL WARN"
+    r"error:|Error:|ERROR:|error while loading|out of memory|OutOfMemoryError|CUDA error|CUDA_ERROR_|cudaError"
+    r"|NCCL WARN"
     r"|nccl[A-Z]|Errno 98"
     r"|already in use|Segmentation|Segfault|SEGV|exit status|xit ?code[:=]? ?-9\b|Killed|KILL|oom-kill"
     r"|Main process exited|signal 11"
@@ -631,6 +636,7 @@ _SIGNAL_BLOCK_PATTERN = (
     r"error(?:: | while loading shared)|out of memory|OutOfMemoryError|Watchdog caught"
     r"|Watchdog thread terminated|Watchdog timeout \(|watchdog timeout \("
     r"|C(?:UDA(?: [Ee]rror(?: \([^)\n]*\))?: |_ERROR_)|X {1,4}ERROR)|NCCL WARN "
+    r"|Search for .cudaError"
     r"|n(?:ccl(?:InternalError|InvalidUsage|SystemError|UnhandledCudaError|RemoteError)|on-zero status: )"
     r"|E(?:rrno 98|\d{3,4} \d\d:\d\d:\d\d|xit ?code[:=]? ?-9\b)|d(?:dress already in use| value -\d|ouble free or)"
     r"|S(?:eg(?:mentation fault|fault encountered)|EGV|A_STATUS_ERROR_)"
