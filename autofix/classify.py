@@ -290,11 +290,19 @@ _LEVEL_KINDS = ("torch_error", "glog_error")
 _FAILURE_WORDS = re.compile(r"(?i)timeout|timed out|error|fail|exception|abort|refused|cannot|unable")
 
 
+# A client library's exception reports the server's answer to a request (openai's
+# BadRequestError for a 400): the server's own exception, quoted beside it, is the failure.
+_CLIENT_EXCEPTION = re.compile(r"^(?:openai|httpx|requests|aiohttp|urllib3)\.[\w.]*(?:Error|Exception)\b")
+
+
 def _telling_signal(journal: Journal, kind: str) -> Signal | None:
     # The line the program printed, before a sentence that quotes the same failure or an
     # issue's title that names it.
     printed = (s for s in journal.signals if s.kind == kind and not s.quoted and not s.titled)
     first = next(printed, None) or journal.first_signal(kind)
+    if first is not None and kind == "quoted_exception" and _CLIENT_EXCEPTION.match(first.line):
+        servers = (s for s in journal.signals if s.kind == kind and not _CLIENT_EXCEPTION.match(s.line))
+        first = next(servers, first)
     if first is None or kind not in _LEVEL_KINDS or _FAILURE_WORDS.search(_detail(first.line)):
         return first
     telling = (s for s in journal.signals if s.kind == kind and _FAILURE_WORDS.search(_detail(s.line)))
