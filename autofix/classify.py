@@ -204,13 +204,17 @@ def _exception_subject(root: Traceback, package: str) -> Subject:
 
 
 def _stated_message(tb: Traceback) -> str:
-    """The exception's message; a bare ``AssertionError`` is stated by the assert statement
-    its failing frame shows (what an operator reads above the exception line)."""
+    """The exception's message; a bare one is stated by the statement its failing frame
+    shows (what an operator reads above the exception line): an ``AssertionError`` by its
+    assert, any other by the raise that names it (``raise NotImplementedError()``)."""
     frame = tb.innermost
-    if tb.message.strip() or not tb.exc_type.endswith("AssertionError") or frame is None:
+    if tb.message.strip() or frame is None:
         return tb.message
     source = frame.source.strip()
-    return source if source.startswith("assert ") else tb.message
+    if tb.exc_type.endswith("AssertionError"):
+        return source if source.startswith("assert ") else tb.message
+    raised = tb.exc_type.rsplit(".", 1)[-1]
+    return source if re.match(rf"raise\s+(?:[\w.]+\.)?{re.escape(raised)}\b", source) else tb.message
 
 
 def _reported_line(journal: Journal, root: Traceback | None) -> Signal | None:

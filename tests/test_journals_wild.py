@@ -336,7 +336,6 @@ MISSES = {
     "sglang-26454": "round 57: measured on round 43a-c's engine (eeb5681), not tuned on",
     "sglang-7602": "round 57: measured on round 43a-c's engine (eeb5681), not tuned on",
     "sglang-4497": "round 58: measured on round 43a-d's engine (b3000f4), not tuned on",
-    "sglang-pr15867": "round 60: measured on round 44a-b's engine (322f109), not tuned on",
     "sglang-8931": "round 60: measured on round 44a-b's engine (322f109), not tuned on",
     "sglang-24413": "round 61: measured on round 44a-b's engine (322f109), not tuned on",
     "sglang-pr11401": "round 61: measured on round 44a-b's engine (322f109), not tuned on",
