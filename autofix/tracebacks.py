@@ -203,7 +203,12 @@ _SIGNALS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("argparse_error", re.compile(r"^(?:usage: )?(?P<prog>[\w .:/-]+): error: (?P<detail>.+)$")),
     # The dynamic loader could not start a program: a library it needs is missing (a
     # parent reports the child's exit code 127).
-    ("loader_error", re.compile(r"error while loading shared libraries: (?P<detail>.+)")),
+    # Its refusal of a library built against newer symbols ("libc.so.6: version `GLIBC_2.32'
+    # not found (required by x.so)") reads the same wherever a program logs it.
+    (
+        "loader_error",
+        re.compile(r"error while loading shared libraries: (?P<detail>.+)|version `[\w.]+' not found \(required by "),
+    ),
     # (any accelerator's allocator: torch_npu says "NPU out of memory", ROCm "HIP out of memory")
     ("oom", re.compile(r"(?:(?:CUDA|NPU|HIP|XPU) out of memory|torch\.OutOfMemoryError|OutOfMemoryError: CUDA)")),
     # torch's NCCL watchdog (a collective never finished) and SGLang's own (a batch never did).
@@ -312,7 +317,7 @@ _ANY_SIGNAL = re.compile("|".join(f"(?:{re.sub(r'[(][?]P<[a-z]+>', '(?:', p.patt
 # alternative contains one of _INTERESTING's, so block mode never skips a failure line.
 _SIGNAL_HINT = re.compile(
     r"error:|Error:|ERROR:|error while loading|out of memory|OutOfMemoryError|CUDA error|CUDA_ERROR_|cudaError"
-    r"|NCCL WARN"
+    r"|NCCL WARN|' not found \(required by"
     r"|nccl[A-Z]|Errno 98"
     r"|already in use|Segmentation|Segfault|SEGV|exit status|xit ?code[:=]? ?-9\b|Killed|KILL|oom-kill"
     r"|Main process exited|signal 11"
@@ -637,6 +642,7 @@ _SIGNAL_BLOCK_PATTERN = (
     r"|Watchdog thread terminated|Watchdog timeout \(|watchdog timeout \("
     r"|C(?:UDA(?: [Ee]rror(?: \([^)\n]*\))?: |_ERROR_)|X {1,4}ERROR)|NCCL WARN "
     r"|Search for .cudaError"
+    r"|' not found \(required by"
     r"|n(?:ccl(?:InternalError|InvalidUsage|SystemError|UnhandledCudaError|RemoteError)|on-zero status: )"
     r"|E(?:rrno 98|\d{3,4} \d\d:\d\d:\d\d|xit ?code[:=]? ?-9\b)|d(?:dress already in use| value -\d|ouble free or)"
     r"|S(?:eg(?:mentation fault|fault encountered)|EGV|A_STATUS_ERROR_)"

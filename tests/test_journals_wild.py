@@ -344,7 +344,6 @@ MISSES = {
     "sglang-24283": "round 61: measured on round 44a-b's engine (322f109), not tuned on",
     "dynamo-pr2298": "round 62: measured on round 44a-b's engine (322f109), not tuned on",
     "sglang-29725": "round 62: measured on round 44a-b's engine (322f109), not tuned on",
-    "gpu-recipes-5": "round 62: measured on round 44a-b's engine (322f109), not tuned on",
 }
 
 
