@@ -63,6 +63,9 @@ _SIGNAL_STRENGTH = (
     "native_abort",
     "killed",
     "exit_status",
+    # A shell that found no such program: a compiler a build needs, or only a diagnostic
+    # tool run after another failure (py-spy after a watchdog): after every other line.
+    "program_not_found",
     # An exception named in prose (a user's sentence, no traceback): the weakest evidence.
     "quoted_exception",
     # An error quoted in a sentence without its class: weaker still.

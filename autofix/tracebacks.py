@@ -209,6 +209,10 @@ _SIGNALS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "loader_error",
         re.compile(r"error while loading shared libraries: (?P<detail>.+)|version `[\w.]+' not found \(required by "),
     ),
+    # A shell that finds no such program (dash: "/bin/sh: 1: nvcc: not found"; bash: "bash:
+    # line 3: nvcc: command not found"): weak, since a diagnostic tool missing (py-spy, run
+    # after a watchdog fired) reads the same as a compiler a build needs.
+    ("program_not_found", re.compile(r"(?<![\w-])(?:ba|da|z)?sh: (?:\d+: |line \d+: )?\S+: (?:command )?not found")),
     # (any accelerator's allocator: torch_npu says "NPU out of memory", ROCm "HIP out of memory")
     ("oom", re.compile(r"(?:(?:CUDA|NPU|HIP|XPU) out of memory|torch\.OutOfMemoryError|OutOfMemoryError: CUDA)")),
     # torch's NCCL watchdog (a collective never finished) and SGLang's own (a batch never did).
@@ -317,7 +321,7 @@ _ANY_SIGNAL = re.compile("|".join(f"(?:{re.sub(r'[(][?]P<[a-z]+>', '(?:', p.patt
 # alternative contains one of _INTERESTING's, so block mode never skips a failure line.
 _SIGNAL_HINT = re.compile(
     r"error:|Error:|ERROR:|error while loading|out of memory|OutOfMemoryError|CUDA error|CUDA_ERROR_|cudaError"
-    r"|NCCL WARN|' not found \(required by"
+    r"|NCCL WARN|' not found \(required by|: not found|command not found"
     r"|nccl[A-Z]|Errno 98"
     r"|already in use|Segmentation|Segfault|SEGV|exit status|xit ?code[:=]? ?-9\b|Killed|KILL|oom-kill"
     r"|Main process exited|signal 11"
@@ -642,7 +646,7 @@ _SIGNAL_BLOCK_PATTERN = (
     r"|Watchdog thread terminated|Watchdog timeout \(|watchdog timeout \("
     r"|C(?:UDA(?: [Ee]rror(?: \([^)\n]*\))?: |_ERROR_)|X {1,4}ERROR)|NCCL WARN "
     r"|Search for .cudaError"
-    r"|' not found \(required by"
+    r"|' not found \(required by|: not found|command not found"
     r"|n(?:ccl(?:InternalError|InvalidUsage|SystemError|UnhandledCudaError|RemoteError)|on-zero status: )"
     r"|E(?:rrno 98|\d{3,4} \d\d:\d\d:\d\d|xit ?code[:=]? ?-9\b)|d(?:dress already in use| value -\d|ouble free or)"
     r"|S(?:eg(?:mentation fault|fault encountered)|EGV|A_STATUS_ERROR_)"

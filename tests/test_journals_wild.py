@@ -342,7 +342,6 @@ MISSES = {
     "sglang-34740": "round 61: measured on round 44a-b's engine (322f109), not tuned on",
     "sglang-pr11328": "round 61: measured on round 44a-b's engine (322f109), not tuned on",
     "sglang-24283": "round 61: measured on round 44a-b's engine (322f109), not tuned on",
-    "dynamo-pr2298": "round 62: measured on round 44a-b's engine (322f109), not tuned on",
     "sglang-29725": "round 62: measured on round 44a-b's engine (322f109), not tuned on",
 }
 
