@@ -1183,6 +1183,7 @@ def infer(
     moves.extend(_named_in_message(message, flags))
     moves.extend(_required_value(message, flags))
     moves.extend(_resolved_choice_refused(message, flags, resolved))
+    moves.extend(_unset_choice_refused(message, flags, resolved))
     return [m for m in moves if not any(flags.is_host_fact(e.target) for e in m.edits if not e.op.on_env)]
 
 
@@ -2907,6 +2908,32 @@ def _resolved_choice_refused(message: str, flags: Flags, resolved: Mapping[str, 
     # target's): the refusal is the user's flag's, not the inheritor's.
     given = {str(value) for _, value in flags.candidate.args}
     unset = [(flag, value) for flag, value in named if flags.spelling(flag) is None and str(value) not in given]
+    return _choices_refused_by_value(message, unset, flags, "resolved")
+
+
+# A failure that says what a value needs ("extra_buffer needs CUDA/MUSA/NPU").
+_NEEDS = re.compile(r"(?i)\b(?:needs?|requires?)\b")
+
+
+def _unset_choice_refused(message: str, flags: Flags, resolved: Mapping[str, object]) -> list[Move]:
+    """A distinctive choice only one flag of the parser has (an identifier), named by a failure that refuses
+    it or says what it needs, where the user left that flag unset and nothing says what
+    SGLang resolved (a running server's log): SGLang picked it by itself, so the flag is set
+    to its other distinctive choices, as for a resolved value."""
+    if _FLAG_IN_TEXT.search(message) or not (_REFUSAL.search(message) or _NEEDS.search(message)):
+        return []
+    said = f" {message[:MATCH_LINE].lower()} "
+    holders: dict[str, list[str]] = {}
+    for flag, info in flags.catalog.flags.items():
+        for choice in map(str, info.choices):
+            # (an identifier, extra_buffer, not a word prose uses: "cache", "eager")
+            if _telling_choice(choice) and re.search(r"[_\d-]", choice) and _names_choice(said, choice):
+                holders.setdefault(choice, []).append(flag)
+    unset = [
+        (named[0], choice)
+        for choice, named in holders.items()
+        if len(named) == 1 and flags.spelling(named[0]) is None and field_name(named[0]) not in resolved
+    ]
     return _choices_refused_by_value(message, unset, flags, "resolved")
 
 

@@ -64,3 +64,32 @@ def test_a_choice_that_only_shares_a_prefix_with_the_named_word_is_not_refused()
     word break (extra_buffer_lazy of extra_buffer), not merely start with its letters."""
     labels = _labels({"mamba-radix-cache-strategy": "no_buffer"}, "no_buf requires platform support for snapshots.")
     assert "set mamba-radix-cache-strategy=extra_buffer" not in labels
+
+
+def test_a_choice_sglang_picked_by_itself_is_set_away_from_when_no_value_is_known() -> None:
+    """Round 44h, written before the change (round 60's ROCm thread): at run time nothing
+    says what SGLang resolved; "extra_buffer needs CUDA/MUSA/NPU (FLA)." names a choice that
+    only --mamba-radix-cache-strategy has, and the user left that flag unset: its automatic
+    pick is what was refused, so the flag is set to its other implementation."""
+    from autofix.model import Gate
+
+    from .proposing import proposed
+
+    _, found = proposed(
+        {"tp-size": "8"}, "AssertionError", "extra_buffer needs CUDA/MUSA/NPU (FLA).", catalog=FULL, gate=Gate.START
+    )
+    assert found and found[0].move.label() == "set mamba-radix-cache-strategy=no_buffer", [
+        p.move.label() for p in found
+    ]
+
+
+def test_a_choice_several_flags_share_is_no_sign_of_which_flag_picked_it() -> None:
+    """'triton' is a choice of several backend flags: naming it points at none of them."""
+    from autofix.model import Gate
+
+    from .proposing import proposed
+
+    _, found = proposed(
+        {"tp-size": "8"}, "AssertionError", "triton needs a newer toy driver.", catalog=FULL, gate=Gate.START
+    )
+    assert not any(p.move.label().startswith("set ") and "backend=" in p.move.label() for p in found)
