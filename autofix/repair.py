@@ -1236,13 +1236,26 @@ def advice_moves(advice: Sequence[str], flags: Flags) -> list[Move]:
 
 def _advised_edit(flag: str, value: str, flags: Flags) -> Edit | None:
     if flags.catalog.flag(flag) is None and flags.catalog.flags:
-        # A flag of another release (the log's own): a switch, or a number it gives; the
-        # move is spelled in the host's release when proposed (renames.in_host_release).
-        return Edit(EditOp.SET, flag, value if as_number(value) is not None else True)
+        # A flag of another release (the log's own): a switch, or the number or choice it
+        # gives (a word that is a choice of the flag's name in the host's release, not the
+        # prose after it); the move is spelled in the host's release when proposed
+        # (renames.in_host_release).
+        kept = as_number(value) is not None or _choice_in_host(flag, value, flags)
+        return Edit(EditOp.SET, flag, value if kept else True)
     if value and _valid_value(flag, value, flags):
         return Edit(EditOp.SET, flags.target(flag), value)
     on = _turn_on_value(flag, flags)
     return Edit(EditOp.SET, flags.target(flag), on) if on is not None else None
+
+
+def _choice_in_host(flag: str, value: str, flags: Flags) -> bool:
+    """``value`` is a parser choice of what ``flag``, a name of another release, is called in
+    the host's."""
+    moved = in_host_release(Move((Edit(EditOp.SET, flag, value),)), flags.candidate, flags.catalog) if value else None
+    if moved is None or len(moved.edits) != 1:
+        return False
+    info = flags.catalog.flag(moved.edits[0].target)
+    return info is not None and value in map(str, info.choices)
 
 
 def _edits_pin(edit: Edit, candidate: Candidate, flags: Flags) -> bool:

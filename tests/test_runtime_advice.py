@@ -255,3 +255,22 @@ def test_flashinfers_attention_kernel_named_in_the_message_switches_the_backend(
 def test_round_eight_paste_shapes_are_read(text: str, wanted: str) -> None:
     """Issue 14 round 9, written before the change: shapes round 8's logs showed."""
     assert wanted in subject_of(text)
+
+
+# --- advice that names a flag of another release with a word value -------------------------
+
+
+def test_advice_for_a_renamed_flag_keeps_its_word_value() -> None:
+    """Round 44i, written before the change (round 60's hybrid-model thread, in our words):
+    the log advises "--mamba-scheduler-strategy extra_buffer", an older release's name; the
+    move is spelled in the host's release with the value the advice gives, not as a switch
+    turned on (the value was lost: "set ...=True")."""
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/sglang/srt/server_args.py", line 900, in _handle_toy\n'
+        "    raise ValueError(\n"
+        "ValueError: Speculative decoding for ToyHybridForCausalLM is not compatible with radix cache when "
+        "using --mamba-scheduler-strategy no_buffer.To use radix cache with speculative decoding, please use "
+        "--mamba-scheduler-strategy extra_buffer and set SGLANG_TOY=1.\n"
+    )
+    assert first_move(text, speculative_algorithm="NEXTN") == "set mamba-radix-cache-strategy=extra_buffer"
