@@ -1160,6 +1160,7 @@ def infer(
     moves.extend(_switch_given_value(parser_text, flags))
     moves.extend(got_refused(message, flags))  # a value changed before a flag is dropped
     moves.extend(_from_message(message, flags))
+    moves.extend(_held_value_refused(message, flags, resolved))
     moves.extend(_rule_name_missing(message, flags))
     moves.extend(_log_level_meant(message, flags))
     moves.extend(_invalid_choice_configured(message, flags))
@@ -2184,6 +2185,34 @@ def _named_made_divisible(message: str, flags: Flags, resolved: Mapping[str, obj
             _inferred([Edit(EditOp.SET, flags.target(a), str(m))], "divisible")
             for m in _multiples_near(int(value), int(divisor))
         )
+    return out
+
+
+# "<field or --flag> cannot be '<value>'": the value that flag holds, refused.
+_CANNOT_BE = re.compile(
+    rf"(?<![\w-])(?P<name>{_NAME}) (?:cannot|can't|must not|should not) be ['\"`]?(?P<value>[\w.-]+)"
+)
+
+
+def _held_value_refused(message: str, flags: Flags, resolved: Mapping[str, object]) -> list[Move]:
+    """A flag a message says cannot hold the value it holds (the user's, what SGLang
+    resolved, else the parser's default): set to its other choices, first those the user's
+    own flags point at (--deepep-mode belongs to deepep); an off value refused is not
+    answered by another word for off."""
+    out: list[Move] = []
+    for found in _CANNOT_BE.finditer(message):
+        flag, refused = _name_of(found.group("name")), found.group("value")
+        info = flags.catalog.flag(flag)
+        if info is None or not info.choices or flags.is_pinned(flag):
+            continue
+        held = flags.value(flag, resolved)
+        if str(info.default if held is None else held).lower() != refused.lower():
+            continue
+        off = refused.lower() in OFF_WORDS
+        others = [str(c) for c in info.choices if str(c) != refused and not (off and str(c).lower() in OFF_WORDS)]
+        pointed = [c for c in others if any(name.startswith(f"{c}-") for name, _ in flags.candidate.args)]
+        for choice in list(dict.fromkeys([*pointed, *others]))[:MAX_SIBLINGS]:
+            out.append(_inferred([Edit(EditOp.SET, flags.target(flag), choice)], "message"))
     return out
 
 
