@@ -153,3 +153,22 @@ def test_a_foreign_value_the_sglang_flag_does_not_take_is_left_out() -> None:
 def test_a_foreign_value_the_sglang_flag_takes_is_carried() -> None:
     found = meaning("quantize", CATALOG, "awq")
     assert found is not None and found.flags == (("quantization", None),), found
+
+
+# Round 44k, written before the table grew: vLLM's --override-generation-config (a JSON
+# object of default sampling parameters, merged under each request's own) is SGLang's
+# --preferred-sampling-params (the same JSON, merged the same way: tokenizer_manager's
+# {**preferred, **request}); vLLM's --generation-config picks where the defaults come from:
+# "vllm" (the engine's own) is SGLang's --sampling-defaults openai, "auto" (the model's
+# generation_config.json) its --sampling-defaults model. Facts of both parsers' help.
+
+
+def test_vllms_generation_config_override_is_sglangs_preferred_sampling_params() -> None:
+    found = meaning("override-generation-config", CATALOG, '{"temperature": 0.6}')
+    assert found is not None and found.flags == (("preferred-sampling-params", None),), found
+
+
+@pytest.mark.parametrize(("value", "defaults"), [("vllm", "openai"), ("auto", "model")])
+def test_vllms_generation_config_source_is_sglangs_sampling_defaults(value: str, defaults: str) -> None:
+    found = meaning("generation-config", CATALOG, value)
+    assert found is not None and found.flags == (("sampling-defaults", defaults),), found
