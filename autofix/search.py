@@ -60,8 +60,21 @@ def intent_cost(
     """How much of what the user wrote a candidate gives up (see the module docstring);
     ``gpu_counts``: the spellings of each size that counts GPUs (tp, pp, dp), raising one
     of which asks the operator for GPUs the host may not have."""
-    cost = sum(_edit_cost(old, new) for _, _, old, new in diff(base, candidate))
-    return cost + (MORE_GPUS_COST if more_gpus(base, candidate, gpu_counts, gpu_shares) else 0)
+    groups = [tuple(g) for g in gpu_counts]
+    rows = diff(base, candidate)
+    sizes = [row for row in rows if row[0] == "arg" and any(row[1] in g for g in groups)]
+    cost = sum(_edit_cost(old, new) for _, _, old, new in rows)
+    same_machines = not any("nnodes" in g and row[1] in g for g in groups for row in sizes)
+    if len(sizes) > 1 and same_machines and _gpus(base, groups) == _gpus(candidate, groups):
+        # One size folded into another (pp 2 into tp 2): the same GPUs laid out anew, one
+        # change however many sizes it rewrites.
+        cost -= sum(_edit_cost(old, new) for _, _, old, new in sizes) - 1
+    return cost + (MORE_GPUS_COST if more_gpus(base, candidate, groups, gpu_shares) else 0)
+
+
+def _gpus(c: Candidate, groups: Iterable[tuple[str, ...]]) -> float:
+    """The product of the sizes that count hardware, as the candidate gives them."""
+    return math.prod(_given(c, g) for g in groups)
 
 
 def _switched_on(c: Candidate, spellings: tuple[str, ...]) -> bool:

@@ -251,3 +251,19 @@ def test_none_is_no_value_that_asks_for_the_default() -> None:
 
     base = Candidate.build({"model-path": "/m", "zz-backend": "none"})
     assert intent_cost(base, base.without_arg("zz-backend")) == 2
+
+
+def test_a_size_folded_into_another_costs_one_change() -> None:
+    """Round 44l, written before the change: pp 2 folded into tp (pp dropped, tp 2) keeps
+    the user's two GPUs and is one re-layout, not a dropped size plus an added one: it costs
+    no more than pp 2 -> 1, which halves the GPUs (and the fold's tier goes first)."""
+    from autofix.search import intent_cost
+
+    counts = [("tp-size", "tp"), ("pp-size",), ("dp-size", "dp")]
+    base = Candidate.build({"pp-size": "2", "speculative-algorithm": "STANDALONE"})
+    folded = base.without_arg("pp-size").with_arg("tp-size", "2")
+    halved = base.with_arg("pp-size", "1")
+    assert intent_cost(base, folded, counts) == 1
+    assert intent_cost(base, folded, counts) <= intent_cost(base, halved, counts)
+    # Sizes changed that do not keep the product are each a change, as before.
+    assert intent_cost(base, base.without_arg("pp-size").with_arg("tp-size", "4"), counts) > 1
