@@ -286,6 +286,19 @@ def _foreign_switch(
     return reading is not None and reading.flag != flag
 
 
+_SWITCH_VERBS = ("enable", "disable", "use")
+
+
+def _switch_meant(
+    spelling: str, flags: Mapping[str, str], aliases: Mapping[str, str], kinds: Mapping[str, str]
+) -> bool:
+    """Whether ``spelling``, no flag or alias itself, is a switch's name without its verb
+    (torch-compile of --enable-torch-compile)."""
+    if spelling in flags or spelling in aliases:
+        return False
+    return any(kinds.get(f"{verb}-{spelling}", "").startswith("bool") for verb in _SWITCH_VERBS)
+
+
 @lru_cache(maxsize=4)
 def _equivalents(family: str) -> Mapping[str, Equivalent]:
     """Other engines' flags read as the family's (facts); empty when there is no table."""
@@ -334,6 +347,10 @@ def _check_value_types(args: Mapping[str, object], family: str, source: str) -> 
         # (llama.cpp's --swa-full, SGLang's --swa-full-tokens-ratio); words after a value
         # that takes one are a paste's positional arguments: both the search's to read.
         if value is True and _foreign_switch(str(spelling), str(flag), flags, aliases, family):
+            continue
+        # A switch whose name stands inside another switch's (--torch-compile, a prefix of
+        # --torch-compile-max-bs to argparse, means --enable-torch-compile): the search's.
+        if value is True and _switch_meant(str(spelling), flags, aliases, kinds):
             continue
         items = value if isinstance(value, list) else [value]
         # A name wrapped onto the next line of a pasted command (--node-r / ank 0): the

@@ -142,6 +142,11 @@ def _resolve(
         # argparse would take the prefix for that flag and refuse the value: a switch
         # given a word ("--quantize bitsandbytes") meant another flag.
         prefixed = None
+    switch = _verb_switch(name, catalog) if given is True else None
+    if prefixed is not None and switch is not None and not _is_switch(prefixed, catalog):
+        # given as a switch where the prefix's flag takes a value (--torch-compile, a
+        # prefix of --torch-compile-max-bs): the switch it names without its verb
+        return ((switch, None),), "the switch whose name it is, without its verb"
     if prefixed is not None:
         return ((prefixed, None),), "the full name of the flag the prefix stands for"
     foreign = _foreign_reading(name, catalog, depth, given)
@@ -198,6 +203,17 @@ def _shortens(short: str, word: str) -> bool:
         return False
     rest = iter(word[2:])
     return all(ch in rest for ch in short[2:])
+
+
+def _verb_switch(name: str, catalog: Catalog) -> str | None:
+    """The host's switch named ``enable-<name>`` (or use-, disable-), None if none."""
+    found = [f"{verb}-{name}" for verb in ("enable", "use", "disable") if _is_switch(f"{verb}-{name}", catalog)]
+    return catalog.canonical(found[0]) if found else None
+
+
+def _is_switch(flag: str, catalog: Catalog) -> bool:
+    info = catalog.flag(flag)
+    return info is not None and info.kind.startswith("bool")
 
 
 def _takes(flag: str, value: ArgValue | None, catalog: Catalog) -> bool:

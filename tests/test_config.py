@@ -190,3 +190,15 @@ def test_a_flag_name_ending_in_a_newline_is_refused(flag: str) -> None:
     text = MINIMAL.replace("args:", f"args:\n    {flag!r}: 1".replace("'", '"'), 1)
     with pytest.raises(ConfigError, match="flag names are"):
         parse_base(text, source="m.yaml", default_name="m")
+
+
+def test_a_switch_under_a_number_flags_prefix_that_names_a_switch_is_the_searchs() -> None:
+    """Round 44m, written before the change (0.4.10.post2-ninth's command): --torch-compile
+    given as a switch is, to argparse, a prefix of --torch-compile-max-bs (which takes a
+    number), and to its user --enable-torch-compile: the base takes the spelling as written
+    so that the search renames it. A bare --tp (a switch where only numbers fit, and no
+    switch of that name) is still refused at load."""
+    text = MINIMAL.replace("args:", "args:\n    torch-compile: true", 1)
+    assert parse_base(text, source="m.yaml", default_name="m").base.arg("torch-compile") is True
+    with pytest.raises(ConfigError, match=r"launch\.args\.tp: must be an integer"):
+        parse_base(MINIMAL.replace("args:", "args:\n    tp: true", 1), source="m.yaml", default_name="m")

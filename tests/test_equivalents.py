@@ -172,3 +172,13 @@ def test_vllms_generation_config_override_is_sglangs_preferred_sampling_params()
 def test_vllms_generation_config_source_is_sglangs_sampling_defaults(value: str, defaults: str) -> None:
     found = meaning("generation-config", CATALOG, value)
     assert found is not None and found.flags == (("sampling-defaults", defaults),), found
+
+
+def test_a_switch_given_under_a_number_flags_prefix_is_the_switch_of_that_name() -> None:
+    """Round 44m, written before the change: --torch-compile with no value is, to argparse,
+    a prefix of --torch-compile-max-bs (a number: "expected one argument"); given as a
+    switch it means --enable-torch-compile. With a number it stays the prefix's flag."""
+    found = meaning("torch-compile", CATALOG, True)
+    assert found is not None and found.flags == (("enable-torch-compile", None),), found
+    numbered = meaning("torch-compile", CATALOG, "32")
+    assert numbered is not None and numbered.flags == (("torch-compile-max-bs", None),), numbered
