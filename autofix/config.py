@@ -30,7 +30,7 @@ import yaml
 
 from .catalog import Equivalent, normal_form, parse_equivalents, wrapped_name
 from .errors import CatalogError, ConfigError
-from .meant import has_reading
+from .meant import has_reading, port_in
 from .model import REDACTED, Candidate
 from .secrets import Secrets, known_secret_flags, known_untexted_flags, secret_env_name, secret_flag_name
 
@@ -668,11 +668,12 @@ def _check_json_object(value: Mapping[Any, Any], source: str, path: str, depth: 
 
 
 def _check_port(value: object, source: str, path: str) -> None:
-    """autofix itself talks to the server on this port: it must be one. Words after it (a
+    """autofix itself talks to the server on this port: it must spell one. Words after it (a
     positional argument of another engine's CLI, pasted along) are the search's to drop."""
     first = value[0] if isinstance(value, list) and value else value
-    text = str(first).strip()
-    if isinstance(value, bool) or not text.isdigit() or not 1 <= int(text) <= 65535:
+    # (an address that ends in the port, "30000:30000", is the user's spelling of it: the
+    # search renames it to the number, and the targets read that number)
+    if isinstance(value, bool) or port_in(str(first)) is None:
         _fail(source, path, f"must be a TCP port number (1-65535), got {value!r}")
 
 

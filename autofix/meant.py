@@ -34,7 +34,9 @@ _PART_OF_WHOLE = re.compile(r"(?:^|-)(?:ratio|fraction|frac)(?:-|$)")
 _THOUSANDS = re.compile(r"^\s*\d{1,3}(?:(?P<sep>[,_ ])\d{3})(?:(?P=sep)\d{3})*\s*$")
 _QUOTED = re.compile(r"""^\s*(?P<q>['"`])(?P<inner>.*)(?P=q)\s*$""")
 # A port as a Dockerfile or a URL writes it: 9000/tcp, host:9000.
-_PORT = re.compile(r"^\s*(?:\[?[\w.:-]*?\]?:)?(?P<port>\d{1,5})(?:/(?:tcp|udp))?\s*$")
+# A port as an address that ends in it: "30000:30000" (a compose mapping), "0.0.0.0:8000",
+# "tcp://10.0.0.7:30000" (a Kubernetes service-link variable), "30000/tcp".
+_PORT = re.compile(r"^\s*(?:[a-z][a-z0-9+.-]*://)?(?:\[?[\w.:-]*?\]?:)?(?P<port>\d{1,5})(?:/(?:tcp|udp))?\s*$", re.I)
 # A multiple as people write one: 2x, 1.5×.
 _TIMES = re.compile(r"^\s*(?P<number>\d+(?:\.\d+)?)\s*[x\u00d7]\s*$", re.I)
 _A_TO_B = re.compile(r"^\s*(?P<a>\d+(?:\.\d+)?)\s*:\s*(?P<b>\d+(?:\.\d+)?)\s*$")
@@ -239,6 +241,13 @@ def _device_index(text: str, name: str, info: FlagInfo | None, whole: bool) -> s
     if found is None or not whole or not (_GPU_WORDS.search(name.replace("-", " ")) or _GPU_WORDS.search(_help(info))):
         return None
     return str(int(found.group("index")))
+
+
+def port_in(text: str) -> int | None:
+    """The TCP port a value spells, plainly or as an address that ends in it; None if none."""
+    found = _PORT.match(text)
+    port = int(found.group("port")) if found is not None else 0
+    return port if 1 <= port <= 65535 else None
 
 
 def _port(text: str, name: str, _info: FlagInfo | None, whole: bool) -> str | None:

@@ -18,6 +18,7 @@ from pathlib import Path
 from .config import BaseConfig
 from .errors import HostError, InputError
 from .hosts.base import Host
+from .meant import port_in
 from .model import Candidate
 from .secrets import Secrets
 
@@ -99,7 +100,11 @@ class Target:
         value = candidate.arg("port") or default
         # (words pasted after the port are the parser's to refuse: the port is the first)
         first = value[0] if isinstance(value, tuple) and value else value
-        return int(str(first)) + self.port_offset
+        # (an address that ends in the port, "30000:30000": the number; the load checked it)
+        port = port_in(str(first))
+        if port is None:
+            raise InputError(f"launch.args.port: must be a TCP port number (1-65535), got {first!r}")
+        return port + self.port_offset
 
     def launch_env(self, candidate: Candidate) -> dict[str, str]:
         return {**dict(self.env), **candidate.env_dict()}
