@@ -539,9 +539,13 @@ def _required_of(flag: str, catalog: Catalog, message: str) -> bool:
 
 
 def _message_names(flag: str, catalog: Catalog, message: str) -> bool:
-    """The message names the flag: any spelling as ``--x``, its field ``x_y``, or the words
+    """The message names the flag: any spelling as ``--x`` (or ``x-y`` alone), its field ``x_y``, or the words
     the catalogue says name it in prose ("Pipeline parallelism ...": pp-size)."""
     if any(f"--{s}" in message for s in catalog.spellings(flag)) or field_name(flag) in message:
+        return True
+    # (a name of several words written with its dashes and without the two in front:
+    # "Please set a dp-size > 1")
+    if any("-" in s and re.search(rf"(?<![\w-]){re.escape(s)}(?![\w-])", message) for s in catalog.spellings(flag)):
         return True
     phrases = catalog.words.get(catalog.canonical(flag), ())
     return bool(phrases) and any(p in message.lower() for p in phrases)
@@ -1149,6 +1153,7 @@ def infer(
     moves.extend(_sizes_with_units(subject, flags))
     moves.extend(_numbers_refused(message, flags))
     moves.extend(_bound_shown(message, flags))
+    moves.extend(_compared_in_message(message, flags))
     moves.extend(_sizes_related(message, flags, resolved))
     moves.extend(_past_bound(message, flags))
     moves.extend(_cap_raised(message, flags))
@@ -1717,6 +1722,36 @@ def _sizes_related(message: str, flags: Flags, resolved: Mapping[str, object]) -
         if value is not None and held is not None and not _already_meets(found, held, value):
             out.append(_inferred([Edit(EditOp.SET, flags.target(a), _tidy(value))], "bound"))
     return out
+
+
+# A condition a message states as a comparison: "1 < dp-size <= tp-size", "--x >= 2".
+_OPERAND = r"(?:--?[a-z][a-z0-9-]*|[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+|-?\d+(?:\.\d+)?)"
+_COMPARISON = re.compile(rf"(?<![\w-]){_OPERAND}(?:\s*(?:<=|>=|==|!=|<|>)\s*{_OPERAND})+(?![\w-])")
+_COMPARISON_PARTS = re.compile(rf"({_OPERAND})|(<=|>=|==|!=|<|>)")
+
+
+def _compared_in_message(message: str, flags: Flags) -> list[Move]:
+    """A message's comparison of flag names (with or without dashes, or their fields) read
+    as the failing statement of an assert would be: each comparison of a chain in turn."""
+    out: list[Move] = []
+    for found in _COMPARISON.finditer(message[:MATCH_LINE]):
+        parts = [m.group(0) for m in _COMPARISON_PARTS.finditer(found.group(0))]
+        operands = [_as_field(p, flags) if i % 2 == 0 else p for i, p in enumerate(parts)]
+        if any(o is None for o in operands) or not any(str(o).startswith("self.") for o in operands[::2]):
+            continue
+        pairs = [f"{operands[i]} {operands[i + 1]} {operands[i + 2]}" for i in range(0, len(operands) - 2, 2)]
+        out.extend(_from_source(f"assert {' and '.join(pairs)}", flags))
+    return list(dict.fromkeys(out))
+
+
+def _as_field(operand: str, flags: Flags) -> str | None:
+    """A comparison's operand as the source reader reads it: a number, or ``self.<field>``
+    of a flag the parser has (None: a word that is no flag)."""
+    if as_number(operand) is not None:
+        return operand
+    name = operand.lstrip("-").replace("_", "-")
+    info = flags.catalog.flag(name)
+    return f"self.{field_name(flags.catalog.canonical(name))}" if info is not None else None
 
 
 def _relation(found: re.Match[str]) -> str:
