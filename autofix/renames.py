@@ -321,13 +321,36 @@ def _silent_successor(name: str, catalog: Catalog) -> str | None:
     after = releases.index(last) + 1 if last in releases else len(releases)
     if after >= len(releases):
         return None
-    words = set(name.split("-"))
+    words = _words(name)
     found = {
         catalog.canonical(flag)
         for flag, (first, _) in catalog.history.seen.items()
-        if first == releases[after] and catalog.knows(flag) and _one_side_more(set(flag.split("-")), words)
+        if first == releases[after] and catalog.knows(flag) and _renamed_words(_words(flag), words)
     }
     return found.pop() if len(found) == 1 else None
+
+
+# Words that say what kind of knob a flag is, not what it is about.
+_KIND_WORDS = frozenset({"enable", "disable", "use", "no", "force", "allow", "skip", "max", "min", "num", "size"})
+
+
+def _words(flag: str) -> list[str]:
+    """A flag's words, each singular (tokens: token)."""
+    return [w[:-1] if w.endswith("s") and len(w) > 3 else w for w in flag.split("-")]
+
+
+def _renamed_words(a: list[str], b: list[str]) -> bool:
+    """One flag's words are the other's with words taken away or added, or with one word
+    replaced in its place among words that say what the flag is about
+    (schedule-heuristic: schedule-policy; not enable-x: enable-y)."""
+    if _one_side_more(set(a), set(b)):
+        return True
+    if len(a) != len(b) or len(a) < 2:
+        return False
+    kept = [x for x, y in zip(a, b, strict=True) if x == y]
+    replaced = {x for x, y in zip(a, b, strict=True) if x != y} | {y for x, y in zip(a, b, strict=True) if x != y}
+    # (enable-x for disable-x is the opposite switch, no rename)
+    return len(kept) == len(a) - 1 and any(w not in _KIND_WORDS for w in kept) and not replaced <= _KIND_WORDS
 
 
 def _one_side_more(a: set[str], b: set[str]) -> bool:

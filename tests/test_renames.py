@@ -192,3 +192,40 @@ def test_a_prefix_of_nested_names_is_the_base_flag() -> None:
     prefix stands for the base flag (users3 lost it to the history-grounded prefix rule)."""
     found = meaning("disable-cuda", CATALOG)
     assert found is not None and found.flags == (("disable-cuda-graph", None),), found
+
+
+# Round 44p, written before the change: a release that renamed a flag without a deprecation
+# message, one word replaced (--schedule-heuristic -> --schedule-policy in 0.2.9, read from
+# the parsers of 0.1.x-0.2.x now in the history) or a plural (--max-prefill-num-token ->
+# --max-prefill-tokens): the one new flag of the next release whose other words are the
+# same, when those include a word that says what the flag is about (not only "enable").
+
+
+def _history_of(old: str, new: str) -> Catalog:
+    history = FlagHistory(
+        seen={old: ("0.1.0", "0.1.5"), new: ("0.2.0", "0.5.23")},
+        releases=("0.1.0", "0.1.5", "0.2.0", "0.5.23"),
+    )
+    return Catalog(CATALOG.classes, CATALOG.aliases, CATALOG.domains, CATALOG.flags, history=history)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [("schedule-heuristic", "schedule-policy"), ("max-prefill-num-token", "max-prefill-tokens")],
+)
+def test_a_silent_rename_that_replaces_one_word_is_followed(old: str, new: str) -> None:
+    found = meaning(old, _history_of(old, new), "lpm")
+    assert found is not None and found.flags == ((new, None),), found
+
+
+def test_a_replaced_word_beside_a_verb_alone_is_no_rename() -> None:
+    """--enable-zqmla removed and --enable-metrics new in the next release: "enable" says
+    nothing about what either does."""
+    found = meaning("enable-zqmla", _history_of("enable-zqmla", "enable-metrics"), True)
+    assert found is None or found.flags != (("enable-metrics", None),), found
+
+
+def test_the_opposite_switch_is_no_rename() -> None:
+    """--enable-zq-autotune removed and --disable-zq-autotune new: the opposite switch."""
+    found = meaning("enable-zq-autotune", _history_of("enable-zq-autotune", "disable-zq-autotune"), True)
+    assert found is None or found.flags != (("disable-zq-autotune", None),), found
