@@ -118,6 +118,7 @@ SETS = (
     "users28",
     "users29",
     "users30",
+    "users31",
     "sglang-0.4.10.post2-first",
     "sglang-0.4.10.post2-second",
     "sglang-0.4.10.post2-third",
