@@ -152,6 +152,10 @@ def _resolve(
     foreign = _foreign_reading(name, catalog, depth, given)
     if foreign is not None:
         return foreign
+    if not short and not prefixed and name not in catalog.history.seen and depth < 5:
+        past = _past_prefix_reading(name, catalog, depth)
+        if past is not None:
+            return past
     suffixed = [k for k in known if k.endswith("-" + name)]
     if len(suffixed) == 1:
         return ((suffixed[0], None),), "the flag's full name"
@@ -169,9 +173,9 @@ def _resolve(
             # A flag of newer releases than the host's: the host cannot take it at all.
             shown = first if first == last else f"{first}-{last}"
             return (), f"a flag of SGLang {shown}, newer than the host's release"
-        successor = _silent_successor(name, catalog)
+        successor = _silent_successor(name, catalog, depth)
         if successor is not None:
-            return ((successor, None),), f"renamed in SGLang {catalog.history.seen[successor][0]}"
+            return ((successor[0], None),), f"renamed in SGLang {successor[1]}"
         return (), f"SGLang {first}-{last} had it; later releases removed it"
     shortened = None if short else _abbreviated(name, known, catalog)
     if shortened is not None:
@@ -311,23 +315,46 @@ def _host_spelling(flag: str, catalog: Catalog, depth: int) -> str | None:
     return through[0][0][0] if through and through[0] else None
 
 
-def _silent_successor(name: str, catalog: Catalog) -> str | None:
-    """The flag a release renamed ``name`` to without a deprecation message: the one flag
-    the host has that first appeared in the release right after ``name`` was last seen,
-    whose words are ``name``'s with one or more taken away or added (kt-amx-method ->
-    kt-method, max-micro-batch-size -> pp-max-micro-batch-size). None otherwise."""
+def _silent_successor(name: str, catalog: Catalog, depth: int = 0) -> tuple[str, str] | None:
+    """The flag a release renamed ``name`` to without a deprecation message, as the host
+    spells it, and the release: the one flag that first appeared in the release right after
+    ``name`` was last seen, whose words are ``name``'s with one or more taken away or added
+    (kt-amx-method -> kt-method, max-micro-batch-size -> pp-max-micro-batch-size) or one
+    replaced; the host's own such flag first, else one a later release renamed again (read
+    on to the host's name). None otherwise."""
     releases = list(catalog.history.releases)
     last = catalog.history.seen[name][1]
     after = releases.index(last) + 1 if last in releases else len(releases)
     if after >= len(releases):
         return None
     words = _words(name)
-    found = {
-        catalog.canonical(flag)
+    renamed = [
+        flag
         for flag, (first, _) in catalog.history.seen.items()
-        if first == releases[after] and catalog.knows(flag) and _renamed_words(_words(flag), words)
-    }
-    return found.pop() if len(found) == 1 else None
+        if first == releases[after] and _renamed_words(_words(flag), words)
+    ]
+    known = {catalog.canonical(flag) for flag in renamed if catalog.knows(flag)}
+    if known:
+        return (known.pop(), releases[after]) if len(known) == 1 else None
+    if len(renamed) != 1 or depth >= 5:
+        return None
+    onward = _host_spelling(renamed[0], catalog, depth)
+    return (onward, releases[after]) if onward is not None else None
+
+
+def _past_prefix_reading(name: str, catalog: Catalog, depth: int) -> Reading | None:
+    """A prefix the host's parser has no flag for, that every past release whose parser had
+    a flag beginning with it read as the same one flag (argparse's abbreviation there): that
+    flag, read on to the host's release; None where a release read it as several, or
+    releases as different flags (--enable-deepep: -moe in 0.4, -waterfill in 0.5.15)."""
+    history = catalog.history
+    read = {tuple(history.alive_in(index, prefix=name)) for index in range(len(history.releases))} - {()}
+    if len(read) != 1 or len(flags := next(iter(read))) != 1:
+        return None  # several flags in one release, or another flag in another: no reading
+    through = _resolve(flags[0], catalog, depth + 1)
+    if through is None or not through[0]:
+        return None
+    return through[0], f"a prefix past releases read as --{flags[0]}: {through[1]}"
 
 
 # Words that say what kind of knob a flag is, not what it is about.

@@ -229,3 +229,33 @@ def test_the_opposite_switch_is_no_rename() -> None:
     """--enable-zq-autotune removed and --disable-zq-autotune new: the opposite switch."""
     found = meaning("enable-zq-autotune", _history_of("enable-zq-autotune", "disable-zq-autotune"), True)
     assert found is None or found.flags != (("disable-zq-autotune", None),), found
+
+
+# Round 44r, written before the change (users31's PR test plan and Kubernetes entrypoint, in
+# toy names): a silent rename whose new name a later release renamed again is followed to the
+# host's name (--zq-prefill, 0.5.3, -> --zq-prefill-backend, 0.5.4, -> --yq-prefill-backend,
+# 0.5.13 by its deprecation); and a prefix the host's parser has no flag for that one past
+# release's parser read as one flag (--enable-zqep for --enable-zqep-moe, argparse's
+# abbreviation there) is that flag, read on to the host's release.
+
+
+def test_a_silent_rename_is_followed_through_a_later_rename() -> None:
+    history = FlagHistory(
+        seen={"zq-prefill": ("0.5.3", "0.5.3"), "zq-prefill-backend": ("0.5.4", "0.5.12")},
+        replacements={"zq-prefill-backend": Replacement("dsa-prefill-backend", release="0.5.13")},
+        releases=("0.5.3", "0.5.4", "0.5.12", "0.5.13"),
+    )
+    catalog = Catalog(CATALOG.classes, CATALOG.aliases, CATALOG.domains, CATALOG.flags, history=history)
+    found = meaning("zq-prefill", catalog, "flashmla_kv")
+    assert found is not None and found.flags == (("dsa-prefill-backend", None),), found
+
+
+def test_a_prefix_a_past_release_read_as_one_flag_is_that_flag() -> None:
+    history = FlagHistory(
+        seen={"enable-zqep-moe": ("0.4.0", "0.4.8")},
+        replacements={"enable-zqep-moe": Replacement("moe-a2a-backend", value="deepep", release="0.4.10")},
+        releases=("0.4.0", "0.4.8", "0.4.10"),
+    )
+    catalog = Catalog(CATALOG.classes, CATALOG.aliases, CATALOG.domains, CATALOG.flags, history=history)
+    found = meaning("enable-zqep", catalog, True)
+    assert found is not None and found.flags == (("moe-a2a-backend", "deepep"),), found
