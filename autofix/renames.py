@@ -514,6 +514,11 @@ def rename_edits(
                 flag, value, user_value if i == len(found.flags) - 1 else True, candidate, catalog, resolved
             )
             if i == 0:
+                if len(found.flags) == 1 and concrete == user_value and _carried_nowhere(flag, user_value, catalog):
+                    # A value the new flag's choices do not hold and none of them is meant by
+                    # (its values were renamed too): left out now, not refused, then dropped.
+                    edits.append(Edit(EditOp.DROP, spelling))
+                    continue
                 edits.append(Edit(EditOp.RENAME, spelling, flag))
                 # No value to give (a bare flag renamed to one with no default): the
                 # renamed flag keeps what the user wrote rather than being dropped again.
@@ -524,6 +529,15 @@ def rename_edits(
             elif not candidate.has(flag):
                 edits.append(_set(flag, concrete))
     return edits
+
+
+def _carried_nowhere(flag: str, value: ArgValue | None, catalog: Catalog) -> bool:
+    """A word given to a flag whose choices neither hold it nor have one it means."""
+    info = catalog.flag(flag)
+    choices = [str(c) for c in info.choices] if info is not None else []
+    if not isinstance(value, str) or not choices or value in choices or catalog.called(flag, value) in choices:
+        return False
+    return not meant_choices(value, choices, [str(v) for v in catalog.domain(flag)], "")
 
 
 def _choice_carried(flag: str, value: ArgValue | None, candidate: Candidate, catalog: Catalog) -> str | None:

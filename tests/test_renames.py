@@ -259,3 +259,20 @@ def test_a_prefix_a_past_release_read_as_one_flag_is_that_flag() -> None:
     catalog = Catalog(CATALOG.classes, CATALOG.aliases, CATALOG.domains, CATALOG.flags, history=history)
     found = meaning("enable-zqep", catalog, True)
     assert found is not None and found.flags == (("moe-a2a-backend", "deepep"),), found
+
+
+def test_a_renamed_flag_whose_value_the_new_flag_does_not_take_is_left_out_in_one_move() -> None:
+    """Round 44r: a flag renamed across releases carries the user's value; where the new
+    flag's choices do not hold it and none is meant by it (the kernel names were renamed
+    too), the flag is left out in the same move, not renamed, refused, then dropped."""
+    history = FlagHistory(
+        seen={"zq-prefill": ("0.5.3", "0.5.3")},
+        replacements={"zq-prefill": Replacement("dsa-prefill-backend", release="0.5.4")},
+        releases=("0.5.3", "0.5.4"),
+    )
+    catalog = Catalog(CATALOG.classes, CATALOG.aliases, CATALOG.domains, CATALOG.flags, history=history)
+    candidate = Candidate.build({"model-path": "/m", "zq-prefill": "qqzz_prefill_kernel"})
+    move = rename_move(candidate, catalog)
+    assert move is not None
+    child = apply(candidate, move)
+    assert not child.has("zq-prefill") and not child.has("dsa-prefill-backend"), move.label()
