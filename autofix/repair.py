@@ -1354,9 +1354,10 @@ def _from_argparse(message: str, flags: Flags) -> list[Move]:
             out.append(_inferred([Edit(EditOp.SET, flags.target(flag), best)], "argparse"))
     unknown = _UNRECOGNIZED.search(message)
     if unknown:
-        drops = [Edit(EditOp.DROP, f) for f in _unrecognized_flags(message, flags.candidate)]
+        unrecognized = _unrecognized_flags(message, flags.candidate)
+        drops = [Edit(EditOp.DROP, f) for f in unrecognized]
         if drops:
-            out.append(_inferred(drops, "argparse"))
+            out.append(_inferred([*drops, *_ports_joined(unrecognized, flags)], "argparse"))
         out.extend(_extra_values(unknown.group(1), flags))
     typed = _BAD_TYPE.search(message)
     listed = _comma_list(typed, flags) if typed else None
@@ -1545,6 +1546,24 @@ def _list_flag_beside(name: str, flags: Flags) -> str | None:
 _HOST = re.compile(r"^(?:\d{1,3}(?:\.\d{1,3}){3}|[A-Za-z](?:[A-Za-z0-9-]{0,62})(?:\.[A-Za-z0-9-]{1,63})*)$")
 # A flag whose value is where to connect (dist-init-addr, host, a store's url or endpoint).
 _ADDRESS_FLAG = re.compile(r"(?:^|-)(?:addr|address|host|url|endpoint)(?:-|$)")
+
+
+def _ports_joined(unknown: Sequence[str], flags: Flags) -> list[Edit]:
+    """For an unknown ``<x>-port N`` beside the user's ``<x>-addr host`` (no port in it):
+    the address with that port (--dist-init-port 5000 with --dist-init-addr 10.0.0.1)."""
+    edits: list[Edit] = []
+    for name in unknown:
+        stem, dash, last = name.rpartition("-")
+        port = flags.candidate.arg(name)
+        if not dash or last != "port" or not isinstance(port, str) or not port.isdigit():
+            continue
+        for word in ("addr", "address", "host"):
+            spelled = flags.spelling(f"{stem}-{word}")
+            host = flags.candidate.arg(spelled) if spelled else None
+            if isinstance(host, str) and _HOST.match(host) and not flags.is_pinned(spelled or ""):
+                edits.append(Edit(EditOp.SET, flags.target(f"{stem}-{word}"), f"{host}:{port}"))
+                break
+    return edits
 
 
 def _port_written_apart(words: Sequence[str]) -> bool:

@@ -40,3 +40,28 @@ def test_other_second_words_are_left_out_as_before(first: str, second: str) -> N
         catalog=HOST,
     )
     assert found and found[0].child.arg("zq-init-addr") == first, [p.move.label() for p in found]
+
+
+def test_a_port_given_its_own_flag_beside_an_address_flag_joins_it() -> None:
+    """Round 44s, written before the change (users31's Ascend script, in toy names): the
+    port of a rendezvous given as a flag of its own that the parser does not have
+    (--zq-init-port 5000 beside --zq-init-addr 10.0.0.1) is the address's port: joined as
+    host:port, in the move that leaves the unknown flag out, not dropped with it."""
+    _, found = proposed(
+        {"zq-init-addr": "10.0.0.1", "zq-init-port": "5000", "zq-tool": True},
+        "SystemExit",
+        "launch_server.py: error: unrecognized arguments: --zq-tool --zq-init-port 5000",
+        catalog=HOST,
+    )
+    assert found and found[0].child.arg("zq-init-addr") == "10.0.0.1:5000", [p.move.label() for p in found]
+    assert not found[0].child.has("zq-init-port") and not found[0].child.has("zq-tool")
+
+
+def test_an_address_that_has_its_port_keeps_it() -> None:
+    _, found = proposed(
+        {"zq-init-addr": "10.0.0.1:6000", "zq-init-port": "5000"},
+        "SystemExit",
+        "launch_server.py: error: unrecognized arguments: --zq-init-port 5000",
+        catalog=HOST,
+    )
+    assert found and found[0].child.arg("zq-init-addr") == "10.0.0.1:6000", [p.move.label() for p in found]
