@@ -45,6 +45,9 @@ MORE_GPUS_COST = 3  # a candidate that needs more GPUs than the base: after what
 # A move that orphans or gives up a primary choice the failure does not name (an algorithm
 # dropped for a size's limit): after the moves that keep them, even ones that edit more.
 GIVES_UP_COST = 2
+# A move whose sibling answered their parent's failure (the next failure was another one):
+# it waits behind the line that goes on, as a line stalled twice would.
+ANSWERED_COST = 2 * STALL_COST
 
 Priority = tuple[int, float, int, int, int]
 
@@ -265,10 +268,10 @@ class Search:
     def ask(self) -> Pick | None:
         """The best untried candidate, now marked running; None when none is left."""
         while self._heap:
-            _, key = heapq.heappop(self._heap)
+            priority, key = heapq.heappop(self._heap)
             node = self.graph.nodes[key]
-            if node["status"] != PENDING:
-                continue
+            if node["status"] != PENDING or priority != node["priority"]:
+                continue  # tried already, or queued again at another priority
             node["status"] = RUNNING
             return Pick(node["candidate"], node["parent"], node["move"], node["depth"])
         return None
@@ -296,6 +299,8 @@ class Search:
         further = before is not None and node["failure"] is not None and not same
         node["stall"] = self.graph.nodes[parent].get("stall", 0) + 1 if same else 0
         node["progress"] = self.graph.nodes[parent].get("progress", 0) + 1 if further else 0
+        if further and parent is not None:
+            self._answered(parent, key)
         children = list(children)
         for child in children:
             self.meant = _meant(self.meant, child.move)
@@ -310,6 +315,19 @@ class Search:
                 stall=node["stall"] - node["progress"],
                 gives_up=child.gives_up,
             )
+
+    def _answered(self, parent: str, key: str) -> None:
+        """``key`` answered ``parent``'s failure (another came next): the parent's other
+        moves, alternatives for a failure already answered, wait behind the line that goes
+        on from it (they come back if it runs out)."""
+        for sibling in self.graph.successors(parent):
+            node = self.graph.nodes[sibling]
+            if sibling == key or node["status"] != PENDING or node.get("answered"):
+                continue
+            node["answered"] = True
+            cost, *rest = node["priority"]
+            node["priority"] = (cost + ANSWERED_COST, *rest)
+            heapq.heappush(self._heap, (node["priority"], sibling))
 
     def restore(self, parent_key: str, child: Child, class_id: str | None) -> None:
         """Put back an edge recorded by an earlier controller (``--resume``)."""

@@ -267,3 +267,21 @@ def test_a_size_folded_into_another_costs_one_change() -> None:
     assert intent_cost(base, folded, counts) <= intent_cost(base, halved, counts)
     # Sizes changed that do not keep the product are each a change, as before.
     assert intent_cost(base, base.without_arg("pp-size").with_arg("tp-size", "4"), counts) > 1
+
+
+def test_alternatives_for_an_answered_failure_wait_for_the_line_that_goes_on() -> None:
+    """Round 44t, written before the change (users31's four-error script): once a move
+    answered its failure (a new one came next), its siblings answer a failure that is
+    gone: dropping two unknown flags after the value that got further goes before another
+    value for the failure already answered."""
+    base = Candidate.build({"parser": "deepseek_v3", "x-flag": True, "y-port": "5000"})
+    s = Search(base)
+    s.ask()
+    answered = child(base, "parser", "deepseekv3", 0, inferred=True)
+    other_value = child(base, "parser", "deepseekv32", 1, inferred=True)
+    s.tell(base.key, "failed", [answered, other_value], failure="fp-parser")
+    assert s.ask().candidate == answered.candidate  # type: ignore[union-attr]
+    both = answered.candidate.without_arg("x-flag").without_arg("y-port")
+    drops = Child(both, Move((Edit(EditOp.DROP, "x-flag"), Edit(EditOp.DROP, "y-port")), inferred=True), 0)
+    s.tell(answered.candidate.key, "failed", [drops], failure="fp-unknown-flags")  # got further
+    assert s.ask().candidate == both  # type: ignore[union-attr]
