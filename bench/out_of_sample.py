@@ -137,6 +137,7 @@ SETS = (
     "sglang-0.5.11-seventh",
     "sglang-0.5.11-eighth",
     "sglang-0.5.11-ninth",
+    "sglang-0.5.11-tenth",
     "spellings",
 )
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
