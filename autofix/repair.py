@@ -1153,6 +1153,7 @@ def infer(
     moves.extend(_sizes_with_units(subject, flags))
     moves.extend(_numbers_refused(message, flags))
     moves.extend(_bound_shown(message, flags))
+    moves.extend(_bound_named_first(message, flags))
     moves.extend(_compared_in_message(message, flags))
     moves.extend(_sizes_related(message, flags, resolved))
     moves.extend(_past_bound(message, flags))
@@ -1688,8 +1689,8 @@ _PAST_BOUND = re.compile(
 
 # How a check relates a size to its bound, in words or symbols (a group per relation).
 _RELATION_WORDS = (
-    r"(?:(?P<most>less than or equal to|at most|no (?:more|greater|larger) than|<=)"
-    r"|(?P<least>greater than or equal to|at least|no (?:less|fewer|smaller) than|>=)"
+    r"(?:(?P<most>(?:less|smaller)(?: than)? or equal to|at most|no (?:more|greater|larger) than|<=)"
+    r"|(?P<least>(?:greater|larger)(?: than)? or equal to|at least|no (?:less|fewer|smaller) than|>=)"
     r"|(?P<below>less than|smaller than|fewer than|<)|(?P<above>greater than|larger than|more than|>))"
 )
 # A size's name in a check: its flag or its field.
@@ -1707,6 +1708,36 @@ _SIZES_RELATED = re.compile(
     rf"(?:the )?(?P<b>{_NAME})(?=\s*(?:[.;,)]|$|\n|\s(?![-+*/x\d(])))"
 )
 _RELATION_OF_GROUP = {"most": "<=", "least": ">=", "below": "<", "above": ">"}
+
+
+# The bound named first, its value in parentheses, the user's size after it:
+# "SGLANG_X (default 4096) must be larger or equal to chunked_prefill_size".
+_BOUND_FIRST = re.compile(
+    rf"(?<![\w-])[A-Za-z_][\w.]* \((?:default:? |= ?)?(?P<bound>-?\d+(?:\.\d+)?)\) (?:must|should) be "
+    rf"{_RELATION_WORDS} (?:the )?(?P<a>{_NAME})(?![\w-])"
+)
+# A relation read from the other side (bound <= x is x >= bound).
+_FLIPPED = {"<=": ">=", ">=": "<=", "<": ">", ">": "<"}
+
+
+def _bound_named_first(message: str, flags: Flags) -> list[Move]:
+    """The user's size a check names after its bound ("B (4096) must be at least x"): set
+    to the bound (one past it for a strict one on an int), when its value is on the wrong
+    side."""
+    out: list[Move] = []
+    for found in _BOUND_FIRST.finditer(message):
+        flag = _name_of(found.group("a"))
+        spelled = flags.spelling(flag)
+        if spelled is None or flags.is_pinned(flag):
+            continue
+        relation, bound = _FLIPPED[_relation(found)], float(found.group("bound"))
+        if relation in ("<", ">") and not (bound.is_integer() and _takes_int(flag, flags)):
+            continue
+        value, held = _edge(relation, bound, 1.0), as_number(flags.candidate.arg(spelled))
+        if held is not None and (held <= value if relation in ("<", "<=") else held >= value):
+            continue  # within the bound: not what failed
+        out.append(_inferred([Edit(EditOp.SET, flags.target(flag), _tidy(value))], "bound"))
+    return out
 
 
 def _bound_shown(message: str, flags: Flags) -> list[Move]:
