@@ -72,7 +72,25 @@ def intent_cost(
         # One size folded into another (pp 2 into tp 2): the same GPUs laid out anew, one
         # change however many sizes it rewrites.
         cost -= sum(_edit_cost(old, new) for _, _, old, new in sizes) - 1
-    return cost + (MORE_GPUS_COST if more_gpus(base, candidate, groups, gpu_shares) else 0)
+    more = more_gpus(base, candidate, groups, gpu_shares)
+    if len(sizes) == 1 and not more and _over_the_nodes(base, sizes[0], groups):
+        # A size given per node (TP 4 on two nodes), counted over the nodes as the engine
+        # counts it (8): the same GPUs, spelled the engine's way.
+        cost -= _edit_cost(sizes[0][2], sizes[0][3])
+    return cost + (MORE_GPUS_COST if more else 0)
+
+
+def _over_the_nodes(base: Candidate, row: tuple[str, str, object, object], groups: Iterable[tuple[str, ...]]) -> bool:
+    """The row sets a size to its value times the base's node count (more than one)."""
+    machines = [g for g in groups if "nnodes" in g]
+    nodes = max((_given(base, g) for g in machines), default=1.0)
+    _, name, old, new = row
+    if any(name in g for g in machines):
+        return False  # the node count itself
+    try:
+        return nodes > 1 and float(str(new)) == float(str(old)) * nodes
+    except ValueError:
+        return False
 
 
 def _gpus(c: Candidate, groups: Iterable[tuple[str, ...]]) -> float:

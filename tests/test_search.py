@@ -285,3 +285,22 @@ def test_alternatives_for_an_answered_failure_wait_for_the_line_that_goes_on() -
     drops = Child(both, Move((Edit(EditOp.DROP, "x-flag"), Edit(EditOp.DROP, "y-port")), inferred=True), 0)
     s.tell(answered.candidate.key, "failed", [drops], failure="fp-unknown-flags")  # got further
     assert s.ask().candidate == both  # type: ignore[union-attr]
+
+
+def test_a_size_given_per_node_counted_over_the_nodes_costs_nothing() -> None:
+    """Round 44v, written before the change (0.5.11-tenth's two-node MoE-DP launch): TP 4
+    on two nodes with MoE DP 8 (a split of TP: the user has at least 8 GPUs) read as TP per
+    node, 4 x 2 = 8, is the same GPUs spelled as SGLang counts them: it costs nothing, so it
+    goes before cutting the user's MoE DP 8 to 4. On one node, or beyond the GPUs the
+    command describes, it is a change as before."""
+    from autofix.search import intent_cost
+
+    counts = [("tp-size", "tp"), ("pp-size",), ("dp-size", "dp"), ("nnodes",)]
+    shares = [(("moe-dp-size",), ())]
+    base = Candidate.build({"tp-size": "4", "nnodes": "2", "node-rank": "0", "moe-dp-size": "8"})
+    over_nodes = base.with_arg("tp-size", "8")
+    assert intent_cost(base, over_nodes, counts, shares) == 0
+    assert intent_cost(base, base.with_arg("moe-dp-size", "4"), counts, shares) == 1
+    single = base.without_arg("nnodes").without_arg("node-rank")
+    assert intent_cost(single, single.with_arg("tp-size", "8"), counts, shares) == 1
+    assert intent_cost(base, base.with_arg("tp-size", "16"), counts, shares) > 1
