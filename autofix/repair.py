@@ -1784,7 +1784,10 @@ def _compared_in_message(message: str, flags: Flags) -> list[Move]:
     """A message's comparison of flag names (with or without dashes, or their fields) read
     as the failing statement of an assert would be: each comparison of a chain in turn."""
     out: list[Move] = []
-    for found in _COMPARISON.finditer(message[:MATCH_LINE]):
+    text = message[:MATCH_LINE]
+    for found in _COMPARISON.finditer(text):
+        if not _ASKED_BEFORE.search(_sentence_before(text, found.start())):
+            continue  # a situation the message states ("x != y is only supported when ..."), not asked
         parts = [m.group(0) for m in _COMPARISON_PARTS.finditer(found.group(0))]
         operands = [_as_field(p, flags) if i % 2 == 0 else p for i, p in enumerate(parts)]
         if any(o is None for o in operands) or not any(str(o).startswith("self.") for o in operands[::2]):
@@ -1792,6 +1795,20 @@ def _compared_in_message(message: str, flags: Flags) -> list[Move]:
         pairs = [f"{operands[i]} {operands[i + 1]} {operands[i + 2]}" for i in range(0, len(operands) - 2, 2)]
         out.extend(_from_source(f"assert {' and '.join(pairs)}", flags))
     return list(dict.fromkeys(out))
+
+
+# Words that ask for the comparison after them: "Please set a x > 1", "You can use 1 < x <= y",
+# "x must be ...", "only supported when x == 1".
+_ASKED_BEFORE = re.compile(
+    r"(?i)\b(?:set|use|need|needs|must|should|require|requires|required|expect|expects|expected|ensure)\b"
+    r"|\bonly (?:supported|works?|allowed|valid|available) (?:when|if)\b"
+)
+
+
+def _sentence_before(text: str, at: int) -> str:
+    """The words of ``text``'s sentence before ``at``."""
+    start = max(text.rfind(". ", 0, at), text.rfind("; ", 0, at), text.rfind("\n", 0, at))
+    return text[start + 1 : at]
 
 
 def _as_field(operand: str, flags: Flags) -> str | None:

@@ -41,3 +41,14 @@ def test_a_flag_named_with_its_dashes_but_without_them_in_front_is_named() -> No
     child = base.with_arg("dp-size", "8")
     assert not gives_up_primary(base, child, FULL, "Please set a dp-size > 1.")
     assert gives_up_primary(base, child, FULL, "Please set a larger group count.")
+
+
+def test_a_comparison_the_message_refuses_is_not_read_as_required() -> None:
+    """Round 44v, written before the change (0.5.11-tenth's second error): "attn_cp_size !=
+    moe_dp_size is only supported when moe_dp_size == 1" states the refused situation
+    first: it is not a condition to make hold (attn-cp-size 9 would keep the two apart);
+    what follows "only supported when" is."""
+    message = "attn_cp_size != moe_dp_size is only supported when moe_dp_size == 1"
+    args = {"tp-size": "8", "moe-dp-size": "8"}
+    labels = proposed_labels(args, "AssertionError", message, catalog=FULL)
+    assert "set attn-cp-size=9" not in labels, labels
