@@ -2854,6 +2854,8 @@ def _without_feature(message: str, flags: Flags) -> list[Move]:
             and not flags.is_pinned(other)
             and (other.startswith(f"{stem}-") or other.split("-")[0] == head)
         ]
+        for other in _values_run_beside(name, value, flags):
+            out.append(_inferred([Edit(EditOp.SET, name, other)], "hardware"))
         if companions:
             out.append(_inferred([Edit(EditOp.DROP, n) for n in [name, *companions]], "hardware"))
         out.append(_inferred([Edit(EditOp.DROP, name)], "hardware"))
@@ -2865,6 +2867,22 @@ def _without_feature(message: str, flags: Flags) -> list[Move]:
         if flags.spelling(name) is not None and any(phrase in what for phrase in _feature_phrases(name)):
             out.append(_inferred([Edit(EditOp.DROP, flags.target(name))], "hardware"))
     return out
+
+
+def _values_run_beside(name: str, refused: str, flags: Flags) -> list[str]:
+    """The values the user gave other flags with the same choices as ``name`` (the decode
+    backend beside the prefill one), that ``name`` takes too: the implementations the user
+    runs on this hardware."""
+    info = flags.catalog.flag(name)
+    choices = set(map(str, info.choices)) if info is not None else set()
+    out: list[str] = []
+    for other, value in flags.candidate.args:
+        twin = flags.catalog.flag(other)
+        if other == name or twin is None or set(map(str, twin.choices)) != choices or not isinstance(value, str):
+            continue
+        if value in choices and value != refused and value.lower() not in _GENERIC_CHOICES:
+            out.append(value)
+    return list(dict.fromkeys(out))
 
 
 _SWITCH_WORDS = frozenset({"enable", "use", "disable", "force", "enforce"})
