@@ -1144,6 +1144,7 @@ def infer(
     moves.extend(set_to_one_of(message, flags))  # the message names its own fix
     moves.extend(set_to_named_size(message, flags))
     moves.extend(host_only(message, flags))
+    moves.extend(_hardware_missing(message, flags))
     moves.extend(_told_to_turn_off(message, flags))
     moves.extend(_exclusive_dropped(message, flags))
     moves.extend(_unless_feature(message, flags))
@@ -1200,6 +1201,27 @@ _TURN_OFF_TOLD = re.compile(
     r"[`'\"]?--(?P<flag>[a-z0-9][a-z0-9-]*)",
     re.MULTILINE,
 )
+
+
+# A host that lacks the hardware or driver a feature needs: "sysfs path not found:
+# /sys/class/infiniband", "Please ensure InfiniBand drivers are installed".
+_HARDWARE_MISSING = re.compile(
+    r"(?i)\b(?:sysfs|/sys/|/dev/)\S*.{0,60}?\bnot found\b|\bensure\b.{0,60}?\bdrivers? (?:are |is )?installed\b"
+)
+
+
+def _hardware_missing(message: str, flags: Flags) -> list[Move]:
+    """The flags a message about missing hardware names by their help's words (catalogue
+    words: "InfiniBand" for --disaggregation-ib-device), left out: their default lets the
+    backend pick what the host has."""
+    if not _HARDWARE_MISSING.search(message):
+        return []
+    lowered = message.lower()
+    return [
+        _inferred([Edit(EditOp.DROP, flags.target(flag))], "hardware")
+        for flag, phrases in flags.catalog.words.items()
+        if flags.spelling(flag) is not None and not flags.is_pinned(flag) and any(p in lowered for p in phrases)
+    ]
 
 
 def _told_to_turn_off(message: str, flags: Flags) -> list[Move]:
