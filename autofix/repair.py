@@ -2427,6 +2427,10 @@ def _log_level_meant(message: str, flags: Flags) -> list[Move]:
         meant = LOG_LEVEL_WORDS.get(str(value).lower()) if str(value).upper() == found.group("name") else None
         if meant is not None and not flags.is_pinned(name):
             out.append(_inferred([Edit(EditOp.SET, name, meant)], "message"))
+    meant = LOG_LEVEL_WORDS.get(found.group("name").lower())
+    if not out and flags.assume_present and meant is not None and flags.catalog.flag("log-level") is not None:
+        # offline, the values unknown: the level flag is what SGLang looks the word up for
+        out.append(_inferred([Edit(EditOp.SET, "log-level", meant)], "message"))
     return out
 
 

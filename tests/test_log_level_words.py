@@ -40,3 +40,24 @@ def test_the_level_of_the_flag_that_holds_the_word_is_set() -> None:
 def test_a_word_that_is_no_level_gets_no_level() -> None:
     labels = proposed_labels({"log-level": "chatty"}, "AttributeError", "module 'logging' has no attribute 'CHATTY'")
     assert not any(label.startswith("set log-level=") for label in labels)
+
+
+def test_offline_the_level_flag_gets_the_level_meant() -> None:
+    """Round 44y, written before the change: offline the command's values are unknown, but
+    a level word is what --log-level holds (SGLang looks it up on logging): set to the
+    level it means, not nothing."""
+    from autofix.catalog import load_catalog
+    from autofix.classify import classify
+    from autofix.model import Gate
+    from autofix.repair import offline_moves
+    from autofix.tracebacks import parse_text
+
+    catalog = load_catalog()
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/sglang/srt/utils/toy_logging.py", line 9, in configure_logger\n'
+        "    level=getattr(logging, server_args.log_level.upper()),\n"
+        "AttributeError: module 'logging' has no attribute 'VERBOSE'\n"
+    )
+    moves = offline_moves(classify(parse_text(text), catalog, Gate.PREFLIGHT), catalog)
+    assert [m.label() for m in moves][:1] == ["set log-level=debug"]
