@@ -724,6 +724,7 @@ def offline_moves(diagnosis: Diagnosis, catalog: Catalog, source: str | None = N
         shown.setdefault(name, value)
     for switch in exclusive_switches(text, catalog):
         shown.setdefault(switch, True)
+    shown.update(_lone_value(text, catalog, shown))
     flags = Flags(_built(shown), catalog, assume_present=True)
     moves: list[Move] = []
     if _parser_refused(diagnosis.subject):
@@ -746,6 +747,24 @@ def offline_moves(diagnosis: Diagnosis, catalog: Catalog, source: str | None = N
         unique.values(),
         key=lambda m: _edits_unnamed_primary(m, catalog, message) or _edits_context_choice(m, catalog, message),
     )
+
+
+# The one value a message shows as refused: "Invalid value: 'x'", "got 'x'".
+_REFUSED_VALUE_SHOWN = re.compile(r"(?i)\b(?:invalid value|got)\s*:?\s*['\"](?P<value>[^'\"\n]{1,200})['\"]")
+
+
+def _lone_value(text: str, catalog: Catalog, shown: Mapping[str, ArgValue]) -> dict[str, ArgValue]:
+    """The value a message shows refused, as the value of the one flag it names (by its
+    field or --name); nothing when it names several or none, or shows values already."""
+    values = _REFUSED_VALUE_SHOWN.findall(text)
+    named = {
+        catalog.canonical(n.replace("_", "-"))
+        for n in _NAME_IN_TEXT.findall(text)
+        if catalog.knows(n.replace("_", "-"))
+    }
+    if shown or len(values) != 1 or len(named) != 1:
+        return {}
+    return {named.pop(): values[0]}
 
 
 def _values_unseen(move: Move, unseen: Sequence[str]) -> Move:
