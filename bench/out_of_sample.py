@@ -81,6 +81,7 @@ SETS = (
     "sglang-0.5.23-twenty-ninth",
     "sglang-0.5.23-thirtieth",
     "sglang-0.5.23-thirty-first",
+    "sglang-0.5.23-thirty-second",
     "sglang-0.5.23-crossover",
     "sglang-0.5.23-crossover2",
     "sglang-0.5.23-crossover3",
