@@ -497,8 +497,20 @@ _DASHES = re.compile(r"-{2,}")
 def normal_form(spelling: str) -> str:
     """``- -Trust_Remote_Code`` -> ``trust-remote-code``; glued ``a--b`` keeps its ``--``
     (underscores, case, extra and split dashes are spelling)."""
-    text = "".join(spelling.split()).lstrip("-").lower().replace("_", "-")
+    text = TYPOGRAPHIC_DASH.sub("-", "".join(spelling.split())).lstrip("-").lower().replace("_", "-")
     return _DASHES.sub("--", text).strip("-")
+
+
+# Dashes an editor puts where a command had hyphens (em, en, figure dash, minus sign): a
+# "smartened" --flag reads "\u2014flag".
+TYPOGRAPHIC_DASH = re.compile("[\u2010-\u2015\u2212]")
+
+
+def typed_as_flag(word: str) -> str | None:
+    """``word`` with the typographic dashes it opens with read as a flag's two dashes
+    ("\u2014context-length": "--context-length"); None when it opens with none."""
+    found = re.match("[\u2010-\u2015\u2212]+", word)
+    return f"--{word[found.end() :]}" if found and word[found.end() :][:1].isalnum() else None
 
 
 _NAME_REST = re.compile(r"[a-z0-9][a-z0-9-]*\Z")

@@ -17,7 +17,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from .catalog import Catalog, Equivalent, normal_form, wrapped_name
+from .catalog import Catalog, Equivalent, normal_form, typed_as_flag, wrapped_name
 from .choices import meant_choices, near_choice
 from .model import ArgValue, Candidate, Edit, EditOp, Move, normalize_value
 
@@ -670,7 +670,7 @@ def refused_flags(text: str) -> dict[str, ArgValue]:
     for found in _AMBIGUOUS.finditer(text):
         out[found.group("flag").lstrip("-")] = True
     for found in _UNRECOGNIZED.finditer(text):
-        tokens = found.group("rest").split()
+        tokens = [typed_as_flag(t) or t for t in found.group("rest").split()]
         i = 0
         while i < len(tokens):
             token = tokens[i]

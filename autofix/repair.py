@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .catalog import Catalog, Component, EditSpec, FailureClass, FlagInfo, MoveSpec, ValueSpec
+from .catalog import Catalog, Component, EditSpec, FailureClass, FlagInfo, MoveSpec, ValueSpec, typed_as_flag
 from .choices import LOG_LEVEL_WORDS, MODE_WORDS, closest_choices, evidently_meant, near_choice
 from .classify import AVOIDED_BY, MATCH_LINE, Diagnosis, Subject
 from .features import is_on, off_by_words, on_by_words, switched_off
@@ -1556,13 +1556,15 @@ def _extra_values(left_over: str, flags: Flags) -> list[Move]:
 
 def _flags_inside(words: Sequence[str], flags: Flags) -> list[Edit]:
     """The flags of the parser that ``words`` name with a space before them (' --tp-size',
-    '2', ' --enable-x'), set to the words after each (a switch: on); [] unless every flag-like
+    '2', ' --enable-x') or behind an editor's dash ('\u2014context-length'), set to the words
+    after each (a switch: on); [] unless every flag-like
     word names one the user has not set, and the words open with one."""
     edits: list[Edit] = []
     for word in words:
         text = str(word)
-        if text.strip().startswith("--") and text[:1].isspace():
-            name = text.strip()[2:]
+        typed = typed_as_flag(text.strip())  # ("\u2014context-length": an editor's dash)
+        if (text.strip().startswith("--") and text[:1].isspace()) or typed is not None:
+            name = (typed or text.strip())[2:]
             info = flags.catalog.flag(name)
             if info is None or flags.spelling(name) is not None:
                 return []
