@@ -1767,36 +1767,34 @@ def _bound_named_first(message: str, flags: Flags) -> list[Move]:
     """The user's size a check names after its bound ("B (4096) must be at least x"): set
     to the bound (one past it for a strict one on an int), when its value is on the wrong
     side."""
-    out: list[Move] = []
-    for found in _BOUND_FIRST.finditer(message):
-        flag = _name_of(found.group("a"))
-        spelled = flags.spelling(flag)
-        if spelled is None or flags.is_pinned(flag):
-            continue
-        relation, bound = _FLIPPED[_relation(found)], float(found.group("bound"))
-        if relation in ("<", ">") and not (bound.is_integer() and _takes_int(flag, flags)):
-            continue
-        value, held = _edge(relation, bound, 1.0), as_number(flags.candidate.arg(spelled))
-        if held is not None and (held <= value if relation in ("<", "<=") else held >= value):
-            continue  # within the bound: not what failed
-        out.append(_inferred([Edit(EditOp.SET, flags.target(flag), _tidy(value))], "bound"))
-    return out
+    found = (
+        _set_to_bound(m.group("a"), _FLIPPED[_relation(m)], float(m.group("bound")), flags)
+        for m in _BOUND_FIRST.finditer(message)
+    )
+    return [move for move in found if move is not None]
 
 
 def _bound_shown(message: str, flags: Flags) -> list[Move]:
     """The flag set to the bound a check computes and shows ("(3)"), one past it for a
     strict bound on an int; the user's value, where known, must be on the wrong side."""
-    out: list[Move] = []
-    for found in _BOUND_SHOWN.finditer(message):
-        flag = _name_of(found.group("a"))
-        spelled = flags.spelling(flag)
-        if spelled is None or flags.is_pinned(flag):
-            continue
-        value = _value_meeting(found, float(found.group("bound")), flag, flags)
-        held = as_number(flags.candidate.arg(spelled))
-        if value is not None and not (held is not None and _already_meets(found, held, value)):
-            out.append(_inferred([Edit(EditOp.SET, flags.target(flag), _tidy(value))], "bound"))
-    return out
+    found = (
+        _set_to_bound(m.group("a"), _relation(m), float(m.group("bound")), flags)
+        for m in _BOUND_SHOWN.finditer(message)
+    )
+    return [move for move in found if move is not None]
+
+
+def _set_to_bound(name: str, relation: str, bound: float, flags: Flags) -> Move | None:
+    """The flag ``name`` writes set to the value nearest ``bound`` that holds ``relation``
+    to it, unless the user's value does already (then the bound is not what failed)."""
+    flag = _name_of(name)
+    spelled = flags.spelling(flag)
+    if spelled is None or flags.is_pinned(flag):
+        return None
+    value, held = _value_meeting(relation, bound, flag, flags), as_number(flags.candidate.arg(spelled))
+    if value is None or (held is not None and _already_meets(relation, held, value)):
+        return None
+    return _inferred([Edit(EditOp.SET, flags.target(flag), _tidy(value))], "bound")
 
 
 def _sizes_related(message: str, flags: Flags, resolved: Mapping[str, object]) -> list[Move]:
@@ -1811,8 +1809,8 @@ def _sizes_related(message: str, flags: Flags, resolved: Mapping[str, object]) -
             continue
         other = as_number(flags.value(b, resolved))
         held = as_number(flags.candidate.arg(spelled))
-        value = _value_meeting(found, other, a, flags) if other is not None else None
-        if value is not None and held is not None and not _already_meets(found, held, value):
+        value = _value_meeting(_relation(found), other, a, flags) if other is not None else None
+        if value is not None and held is not None and not _already_meets(_relation(found), held, value):
             out.append(_inferred([Edit(EditOp.SET, flags.target(a), _tidy(value))], "bound"))
     return out
 
@@ -1869,20 +1867,19 @@ def _relation(found: re.Match[str]) -> str:
     return next(symbol for group, symbol in _RELATION_OF_GROUP.items() if found.group(group))
 
 
-def _value_meeting(found: re.Match[str], bound: float, flag: str, flags: Flags) -> float | None:
-    """The value of ``flag`` nearest ``bound`` that meets the relation found: the bound, or
-    one past it for a strict one on an int flag; None for a strict one otherwise."""
-    relation = _relation(found)
+def _value_meeting(relation: str, bound: float, flag: str, flags: Flags) -> float | None:
+    """The value of ``flag`` nearest ``bound`` that meets ``relation``: the bound, or one
+    past it for a strict one on an int flag; None for a strict one otherwise."""
     whole = bound.is_integer() and _takes_int(flag, flags)
     if relation in ("<", ">") and not whole:
         return None  # (no value just past a strict bound on a float)
     return _edge(relation, bound, 1.0)
 
 
-def _already_meets(found: re.Match[str], held: float, value: float) -> bool:
-    """The user's value is already on the side of ``value`` the relation asks for: the
+def _already_meets(relation: str, held: float, value: float) -> bool:
+    """The user's value is already on the side of ``value`` ``relation`` asks for: the
     bound is not what failed."""
-    return held <= value if _relation(found) in ("<", "<=") else held >= value
+    return held <= value if relation in ("<", "<=") else held >= value
 
 
 def _edge(relation: str, bound: float, step: float) -> float:

@@ -9,7 +9,7 @@ from autofix.catalog import Catalog, load_catalog
 from autofix.classify import Diagnosis, Subject, classify
 from autofix.model import Candidate, Failure, Frame, Gate, Move
 from autofix.renames import rename_move
-from autofix.repair import Proposal, apply, propose
+from autofix.repair import Proposal, apply, offline_moves, propose
 from autofix.search import Child, Search
 from autofix.tracebacks import parse_text
 
@@ -78,6 +78,18 @@ def subject_of(text: str, catalog: Catalog = FULL) -> str:
     """What the classifier reads as a pasted log's failure (at launch): ``Exception: message``."""
     subject = classify(parse_text(text), catalog, Gate.START).subject
     return f"{subject.exception}: {subject.message}"
+
+
+def offline_labels(exception: str, message: str, catalog: Catalog = FULL) -> list[str]:
+    """The labels of the moves ``autofix classify`` gives (no command: values unknown) for a
+    traceback whose frame is ours and whose exception line is ``exception: message``."""
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/sglang/srt/toy_args.py", line 40, in check\n'
+        "    check(args)\n"
+        f"{exception}: {message}\n"
+    )
+    return [m.label() for m in offline_moves(classify(parse_text(text), catalog, Gate.PREFLIGHT), catalog)]
 
 
 def renamed(args: dict[str, object], catalog: Catalog = FULL) -> Candidate:

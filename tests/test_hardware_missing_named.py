@@ -8,26 +8,13 @@ command's values. A message that says nothing is missing gives no such move."""
 
 from __future__ import annotations
 
-from autofix.catalog import load_catalog
-from autofix.classify import classify
-from autofix.model import Gate
-from autofix.repair import offline_moves
-from autofix.tracebacks import parse_text
+from .proposing import FULL, offline_labels, proposed_labels
 
-from .proposing import FULL, proposed_labels
-
-CATALOG = load_catalog()
 MESSAGE = "InfiniBand sysfs path not found: /sys/class/infiniband. Please ensure InfiniBand drivers are installed."
 
 
 def _offline(message: str) -> list[str]:
-    text = (
-        "Traceback (most recent call last):\n"
-        '  File "/srv/sglang/srt/disaggregation/toy.py", line 12, in check\n'
-        "    raise RuntimeError(\n"
-        f"RuntimeError: {message}\n"
-    )
-    return [m.label() for m in offline_moves(classify(parse_text(text), CATALOG, Gate.PREFLIGHT), CATALOG)]
+    return offline_labels("RuntimeError", message)
 
 
 def test_offline_the_flag_that_asked_for_the_missing_hardware_is_left_out() -> None:

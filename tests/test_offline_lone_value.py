@@ -7,23 +7,11 @@ no such value."""
 
 from __future__ import annotations
 
-from autofix.catalog import load_catalog
-from autofix.classify import classify
-from autofix.model import Gate
-from autofix.repair import offline_moves
-from autofix.tracebacks import parse_text
-
-CATALOG = load_catalog()
+from .proposing import offline_labels
 
 
 def _offline(message: str) -> list[str]:
-    text = (
-        "Traceback (most recent call last):\n"
-        '  File "/srv/sglang/srt/toy_args.py", line 40, in check\n'
-        "    assert ok, msg\n"
-        f"AssertionError: {message}\n"
-    )
-    return [m.label() for m in offline_moves(classify(parse_text(text), CATALOG, Gate.PREFLIGHT), CATALOG)]
+    return offline_labels("AssertionError", message)
 
 
 def test_the_value_a_message_shows_for_the_one_flag_it_names_is_read() -> None:

@@ -201,12 +201,18 @@ def test_a_prefix_of_nested_names_is_the_base_flag() -> None:
 # same, when those include a word that says what the flag is about (not only "enable").
 
 
-def _history_of(old: str, new: str) -> Catalog:
-    history = FlagHistory(
-        seen={old: ("0.1.0", "0.1.5"), new: ("0.2.0", "0.5.23")},
-        releases=("0.1.0", "0.1.5", "0.2.0", "0.5.23"),
-    )
+def _with_history(history: FlagHistory) -> Catalog:
+    """The 0.5.23 catalogue with ``history`` for its flag history."""
     return Catalog(CATALOG.classes, CATALOG.aliases, CATALOG.domains, CATALOG.flags, history=history)
+
+
+def _history_of(old: str, new: str) -> Catalog:
+    return _with_history(
+        FlagHistory(
+            seen={old: ("0.1.0", "0.1.5"), new: ("0.2.0", "0.5.23")},
+            releases=("0.1.0", "0.1.5", "0.2.0", "0.5.23"),
+        )
+    )
 
 
 @pytest.mark.parametrize(
@@ -245,7 +251,7 @@ def test_a_silent_rename_is_followed_through_a_later_rename() -> None:
         replacements={"zq-prefill-backend": Replacement("dsa-prefill-backend", release="0.5.13")},
         releases=("0.5.3", "0.5.4", "0.5.12", "0.5.13"),
     )
-    catalog = Catalog(CATALOG.classes, CATALOG.aliases, CATALOG.domains, CATALOG.flags, history=history)
+    catalog = _with_history(history)
     found = meaning("zq-prefill", catalog, "flashmla_kv")
     assert found is not None and found.flags == (("dsa-prefill-backend", None),), found
 
@@ -256,7 +262,7 @@ def test_a_prefix_a_past_release_read_as_one_flag_is_that_flag() -> None:
         replacements={"enable-zqep-moe": Replacement("moe-a2a-backend", value="deepep", release="0.4.10")},
         releases=("0.4.0", "0.4.8", "0.4.10"),
     )
-    catalog = Catalog(CATALOG.classes, CATALOG.aliases, CATALOG.domains, CATALOG.flags, history=history)
+    catalog = _with_history(history)
     found = meaning("enable-zqep", catalog, True)
     assert found is not None and found.flags == (("moe-a2a-backend", "deepep"),), found
 
@@ -270,7 +276,7 @@ def test_a_renamed_flag_whose_value_the_new_flag_does_not_take_is_left_out_in_on
         replacements={"zq-prefill": Replacement("dsa-prefill-backend", release="0.5.4")},
         releases=("0.5.3", "0.5.4"),
     )
-    catalog = Catalog(CATALOG.classes, CATALOG.aliases, CATALOG.domains, CATALOG.flags, history=history)
+    catalog = _with_history(history)
     candidate = Candidate.build({"model-path": "/m", "zq-prefill": "qqzz_prefill_kernel"})
     move = rename_move(candidate, catalog)
     assert move is not None
