@@ -3126,14 +3126,17 @@ def _unset_choice_refused(message: str, flags: Flags, resolved: Mapping[str, obj
     it or says what it needs, where the user left that flag unset and nothing says what
     SGLang resolved (a running server's log): SGLang picked it by itself, so the flag is set
     to its other distinctive choices, as for a resolved value."""
-    if _FLAG_IN_TEXT.search(message) or not (_REFUSAL.search(message) or _NEEDS.search(message)):
+    refusal = _REFUSAL.search(message) or _NEEDS.search(message)
+    if _FLAG_IN_TEXT.search(message) or refusal is None:
         return []
-    said = f" {message[:MATCH_LINE].lower()} "
+    # the subject of the refusal: what comes before its words ("extra_buffer needs ...",
+    # not the "Supported architectures: ..., Qwen3.5" after "is not supported")
+    said = f" {message[: refusal.start()].lower()} "
     holders: dict[str, list[str]] = {}
     for flag, info in flags.catalog.flags.items():
         for choice in map(str, info.choices):
-            # (an identifier, extra_buffer, not a word prose uses: "cache", "eager")
-            if _telling_choice(choice) and re.search(r"[_\d-]", choice) and _names_choice(said, choice):
+            # (an identifier, extra_buffer, not a word prose uses: "cache", "eager", "qwen3")
+            if _telling_choice(choice) and re.search(r"[_-]", choice) and _names_choice(said, choice):
                 holders.setdefault(choice, []).append(flag)
     unset = [
         (named[0], choice)

@@ -93,3 +93,20 @@ def test_a_choice_several_flags_share_is_no_sign_of_which_flag_picked_it() -> No
         {"tp-size": "8"}, "AssertionError", "triton needs a newer toy driver.", catalog=FULL, gate=Gate.START
     )
     assert not any(p.move.label().startswith("set ") and "backend=" in p.move.label() for p in found)
+
+
+def test_a_choice_named_in_a_list_after_the_refusal_is_not_refused() -> None:
+    """Round 44 after-run (0.5.23-twelfth's encoder-only-on-text-llama): "Model type
+    LlamaForCausalLM is not supported for encoder disaggregation. Supported architectures:
+    Qwen2VL, Qwen3VL, Qwen3.5, ..." names qwen3 (a --reasoning-parser choice) among what is
+    supported, after the refusal: no choice of that flag was refused."""
+    from autofix.model import Gate
+
+    from .proposing import proposed
+
+    message = (
+        "Model type LlamaForCausalLM is not supported for encoder disaggregation. Supported "
+        "architectures: Qwen2VL, Qwen3VL, Qwen3.5, InternS2"
+    )
+    _, found = proposed({"encoder-only": True}, "ValueError", message, catalog=FULL, gate=Gate.START)
+    assert not any(p.move.label().startswith("set reasoning-parser") for p in found), [p.move.label() for p in found]
