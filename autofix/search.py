@@ -73,11 +73,23 @@ def intent_cost(
         # change however many sizes it rewrites.
         cost -= sum(_edit_cost(old, new) for _, _, old, new in sizes) - 1
     more = more_gpus(base, candidate, groups, gpu_shares)
-    if len(sizes) == 1 and not more and _over_the_nodes(base, sizes[0], groups):
+    if (
+        len(sizes) == 1
+        and not more
+        and _over_the_nodes(base, sizes[0], groups)
+        and _groups_beyond(base, groups, gpu_shares)
+    ):
         # A size given per node (TP 4 on two nodes), counted over the nodes as the engine
         # counts it (8): the same GPUs, spelled the engine's way.
         cost -= _edit_cost(sizes[0][2], sizes[0][3])
     return cost + (MORE_GPUS_COST if more else 0)
+
+
+def _groups_beyond(base: Candidate, groups: Iterable[tuple[str, ...]], gpu_shares: Shares) -> bool:
+    """A group size of the user's (one that splits the GPUs, its switch on) larger than the
+    GPUs the sizes count on one node: the user has more GPUs than TP says (MoE DP 8 on TP 4)."""
+    gpus = _gpus(base, [g for g in groups if "nnodes" not in g])
+    return any(_given(base, tuple(size)) > gpus for size, switch in gpu_shares if _switched_on(base, tuple(switch)))
 
 
 def _over_the_nodes(base: Candidate, row: tuple[str, str, object, object], groups: Iterable[tuple[str, ...]]) -> bool:

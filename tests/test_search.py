@@ -304,3 +304,15 @@ def test_a_size_given_per_node_counted_over_the_nodes_costs_nothing() -> None:
     single = base.without_arg("nnodes").without_arg("node-rank")
     assert intent_cost(single, single.with_arg("tp-size", "8"), counts, shares) == 1
     assert intent_cost(base, base.with_arg("tp-size", "16"), counts, shares) > 1
+
+
+def test_a_size_read_per_node_costs_nothing_only_where_the_users_groups_ask_for_it() -> None:
+    """Round 44 after-run (0.5.23-thirteenth's single-rank elastic joiner: TP 1 on two nodes
+    is what the user meant): without a group size of the user's beyond TP (MoE DP 8 on TP 4),
+    nothing says TP was given per node, and TP 1 -> 2 is a change like any."""
+    from autofix.search import intent_cost
+
+    counts = [("tp-size", "tp"), ("pp-size",), ("dp-size", "dp"), ("nnodes",)]
+    shares = [(("moe-dp-size",), ())]
+    base = Candidate.build({"tp-size": "1", "ep-size": "1", "nnodes": "2", "node-rank": "1"})
+    assert intent_cost(base, base.with_arg("tp-size", "2"), counts, shares) == 1
