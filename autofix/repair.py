@@ -466,6 +466,12 @@ def gives_up_primary(base: Candidate, child: Candidate, catalog: Catalog, messag
     return False
 
 
+def caused_by(move: Move, message: str, catalog: Catalog) -> bool:
+    """Whether a failure's message names a flag ``move`` edited: the move made it (a
+    dropped backend that another flag requires), it got no further."""
+    return any(not e.op.on_env and _message_names(e.target, catalog, message) for e in move.edits)
+
+
 def _over_the_nodes(
     flag: str, before: ArgValue | None, after: ArgValue | None, base: Candidate, catalog: Catalog
 ) -> bool:
@@ -1602,6 +1608,8 @@ def _ports_joined(unknown: Sequence[str], flags: Flags) -> list[Edit]:
         if not dash or last != "port" or not isinstance(port, str) or not port.isdigit():
             continue
         for word in ("addr", "address", "host"):
+            if flags.catalog.flag(f"{stem}-{word}") is None:
+                continue  # (no such flag of the parser's: unknown too, left out with the port)
             spelled = flags.spelling(f"{stem}-{word}")
             host = flags.candidate.arg(spelled) if spelled else None
             if isinstance(host, str) and _HOST.match(host) and not flags.is_pinned(spelled or ""):

@@ -65,3 +65,18 @@ def test_an_address_that_has_its_port_keeps_it() -> None:
         catalog=HOST,
     )
     assert found and found[0].child.arg("zq-init-addr") == "10.0.0.1:6000", [p.move.label() for p in found]
+
+
+def test_an_unknown_host_flag_beside_an_unknown_port_flag_is_left_out_with_it() -> None:
+    """Round 44 after-run (users3's LMCache flags of another release): --zq-mp-host and
+    --zq-mp-port both unknown: no address flag of the parser to join the port into, and the
+    two go in one move as before (44s had set the unknown host flag it dropped)."""
+    _, found = proposed(
+        {"zq-mp-host": "127.0.0.1", "zq-mp-port": "5556"},
+        "SystemExit",
+        "launch_server.py: error: unrecognized arguments: --zq-mp-host 127.0.0.1 --zq-mp-port 5556",
+        catalog=HOST,
+    )
+    assert found and not found[0].child.has("zq-mp-host") and not found[0].child.has("zq-mp-port"), [
+        p.move.label() for p in found
+    ]
