@@ -47,7 +47,7 @@ from .model import (
 )
 from .preflight import Preflight
 from .renames import base_warnings
-from .repair import apply, propose
+from .repair import apply, caused_by, propose
 from .search import Child, Pick, Search
 from .secrets import keep_out, kept_out, known_secret_flags, secret_flags_from_parser
 from .services import ServiceManager
@@ -449,8 +449,10 @@ class Runner:
             children = [Child(p.child, p.move, p.rank, p.gives_up) for p in proposals]
             class_id = outcome.diagnosis.failure.class_id
             self.store.add_edges(run.id, candidate.key, [(c.candidate, c.move, class_id) for c in children])
+            message = outcome.diagnosis.subject.said or ""
+            caused = pick.move is not None and caused_by(pick.move, message, self.catalog)
             self.search.tell(
-                candidate.key, outcome.state.value, children, class_id, outcome.diagnosis.failure.fingerprint
+                candidate.key, outcome.state.value, children, class_id, outcome.diagnosis.failure.fingerprint, caused
             )
         else:
             self.search.tell(candidate.key, outcome.state.value)

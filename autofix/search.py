@@ -313,12 +313,15 @@ class Search:
         children: Iterable[Child] = (),
         class_id: str | None = None,
         failure: str | None = None,
+        caused: bool = False,
     ) -> None:
         """Record a candidate's outcome and queue the children its failure suggests.
 
         ``failure`` names the failure (its fingerprint): after a move the same failure
         came back (the move did not help: the line waits for the parent's other moves),
         or a new one did (it got further: that line goes on before the alternatives).
+        ``caused``: the new failure names a flag the move edited (the move made it), so
+        the move answered nothing its siblings would.
         """
         node = self.graph.nodes[key]
         node["status"] = status
@@ -329,7 +332,7 @@ class Search:
         further = before is not None and node["failure"] is not None and not same
         node["stall"] = self.graph.nodes[parent].get("stall", 0) + 1 if same else 0
         node["progress"] = self.graph.nodes[parent].get("progress", 0) + 1 if further else 0
-        if further and parent is not None:
+        if further and parent is not None and not caused:
             self._answered(parent, key)
         children = list(children)
         for child in children:

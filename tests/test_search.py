@@ -316,3 +316,30 @@ def test_a_size_read_per_node_costs_nothing_only_where_the_users_groups_ask_for_
     shares = [(("moe-dp-size",), ())]
     base = Candidate.build({"tp-size": "1", "ep-size": "1", "nnodes": "2", "node-rank": "1"})
     assert intent_cost(base, base.with_arg("tp-size", "2"), counts, shares) == 1
+
+
+def test_a_failure_the_move_itself_caused_answers_nothing() -> None:
+    """Round 44 after-run (0.5.23-twentieth's elastic scale-up): a move whose next failure
+    names the flag it edited ("--max-ep-size requires --elastic-ep-backend", right after the
+    backend was dropped) made that failure: its siblings do not wait behind it."""
+    base = Candidate.build({"parser": "x", "backend": "m"})
+    s = Search(base)
+    s.ask()
+    dropped = child(base, "backend", None, 0, inferred=True)
+    other = child(base, "parser", "y", 1, inferred=True)
+    s.tell(base.key, "failed", [dropped, other], failure="fp-a")
+    assert s.ask().candidate == dropped.candidate  # type: ignore[union-attr]
+    more = dropped.candidate.with_arg("backend", "n").with_arg("z", "1").with_arg("w", "1").with_arg("v", "1")
+    again = Child(more, move("backend", "n"), 0)
+    s.tell(dropped.candidate.key, "failed", [again], failure="fp-b", caused=True)
+    assert s.ask().candidate == other.candidate  # type: ignore[union-attr]
+
+
+def test_the_move_caused_a_failure_that_names_a_flag_it_edited() -> None:
+    from autofix.catalog import load_catalog
+    from autofix.repair import caused_by
+
+    catalog = load_catalog()
+    dropped = Move((Edit(EditOp.DROP, "elastic-ep-backend"),), inferred=True)
+    assert caused_by(dropped, "--max-ep-size requires --elastic-ep-backend to be set.", catalog)
+    assert not caused_by(dropped, "--cp-strategy must be set when --enable-prefill-cp is enabled.", catalog)
