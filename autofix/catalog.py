@@ -504,12 +504,16 @@ def normal_form(spelling: str) -> str:
 # Dashes an editor puts where a command had hyphens (em, en, figure dash, minus sign): a
 # "smartened" --flag reads "\u2014flag".
 TYPOGRAPHIC_DASH = re.compile("[\u2010-\u2015\u2212]")
+_TYPOGRAPHIC_OPENING = re.compile(f"{TYPOGRAPHIC_DASH.pattern}+")
+# The verbs a switch's name opens with (--enable-torch-compile): a name without one that a
+# switch has after it (--torch-compile) means that switch.
+SWITCH_VERBS = ("enable", "use", "disable")
 
 
 def typed_as_flag(word: str) -> str | None:
     """``word`` with the typographic dashes it opens with read as a flag's two dashes
     ("\u2014context-length": "--context-length"); None when it opens with none."""
-    found = re.match("[\u2010-\u2015\u2212]+", word)
+    found = _TYPOGRAPHIC_OPENING.match(word)
     return f"--{word[found.end() :]}" if found and word[found.end() :][:1].isalnum() else None
 
 

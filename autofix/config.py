@@ -28,7 +28,7 @@ from typing import Any, NoReturn
 
 import yaml
 
-from .catalog import Equivalent, normal_form, parse_equivalents, wrapped_name
+from .catalog import SWITCH_VERBS, Equivalent, normal_form, parse_equivalents, wrapped_name
 from .errors import CatalogError, ConfigError
 from .meant import has_reading, port_in
 from .model import REDACTED, Candidate
@@ -286,9 +286,6 @@ def _foreign_switch(
     return reading is not None and reading.flag != flag
 
 
-_SWITCH_VERBS = ("enable", "disable", "use")
-
-
 def _switch_meant(
     spelling: str, flags: Mapping[str, str], aliases: Mapping[str, str], kinds: Mapping[str, str]
 ) -> bool:
@@ -296,7 +293,7 @@ def _switch_meant(
     (torch-compile of --enable-torch-compile)."""
     if spelling in flags or spelling in aliases:
         return False
-    return any(kinds.get(f"{verb}-{spelling}", "").startswith("bool") for verb in _SWITCH_VERBS)
+    return any(kinds.get(f"{verb}-{spelling}", "").startswith("bool") for verb in SWITCH_VERBS)
 
 
 @lru_cache(maxsize=4)

@@ -17,7 +17,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from .catalog import Catalog, Equivalent, normal_form, typed_as_flag, wrapped_name
+from .catalog import SWITCH_VERBS, Catalog, Equivalent, normal_form, typed_as_flag, wrapped_name
 from .choices import meant_choices, near_choice
 from .model import ArgValue, Candidate, Edit, EditOp, Move, normalize_value
 
@@ -211,7 +211,7 @@ def _shortens(short: str, word: str) -> bool:
 
 def _verb_switch(name: str, catalog: Catalog) -> str | None:
     """The host's switch named ``enable-<name>`` (or use-, disable-), None if none."""
-    found = [f"{verb}-{name}" for verb in ("enable", "use", "disable") if _is_switch(f"{verb}-{name}", catalog)]
+    found = [f"{verb}-{name}" for verb in SWITCH_VERBS if _is_switch(f"{verb}-{name}", catalog)]
     return catalog.canonical(found[0]) if found else None
 
 

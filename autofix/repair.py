@@ -27,7 +27,7 @@ from .meant import DEFAULT_WORDS, as_meant, as_number, plain_size
 from .model import SPELLED_ORIGIN, ArgValue, Candidate, Edit, EditOp, KeyValue, Move, json_object, normalize_value
 from .optional import TurnedOn, without_optional
 from .renames import OFF_WORDS, ON_WORDS, ambiguous_flags, arg_text, in_host_release, refused_flags, rename_move
-from .search import more_gpus
+from .search import counted_over_nodes, more_gpus
 from .source import (
     PRODUCT,
     UNKNOWN,
@@ -479,10 +479,7 @@ def _over_the_nodes(
     user gave the size per node (TP 8 on two nodes of 8), and the move keeps every node's
     GPUs."""
     nodes = as_number(value_of(base, "nnodes", catalog))
-    old, new = as_number(before), as_number(after)
-    if flag not in catalog.gpu_counts or nodes is None or nodes <= 1 or old is None or new is None:
-        return False
-    return new == old * nodes
+    return flag in catalog.gpu_counts and nodes is not None and counted_over_nodes(before, after, nodes)
 
 
 def _changes_role(base: Candidate, child: Candidate, catalog: Catalog) -> bool:

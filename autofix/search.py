@@ -32,6 +32,7 @@ import heapq
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import networkx as nx
 
@@ -64,45 +65,65 @@ def intent_cost(
     ``gpu_counts``: the spellings of each size that counts GPUs (tp, pp, dp), raising one
     of which asks the operator for GPUs the host may not have."""
     groups = [tuple(g) for g in gpu_counts]
-    rows = diff(base, candidate)
-    sizes = [row for row in rows if row[0] == "arg" and any(row[1] in g for g in groups)]
-    cost = sum(_edit_cost(old, new) for _, _, old, new in rows)
-    same_machines = not any("nnodes" in g and row[1] in g for g in groups for row in sizes)
+    machines = _machines(groups)
+    changes = [_Change(kind, name, old, new, _edit_cost(old, new)) for kind, name, old, new in diff(base, candidate)]
+    cost = sum(c.cost for c in changes)
+    sizes = [c for c in changes if c.kind == "arg" and any(c.name in g for g in groups)]
+    same_machines = not any(c.name in g for g in machines for c in sizes)
     if len(sizes) > 1 and same_machines and _gpus(base, groups) == _gpus(candidate, groups):
         # One size folded into another (pp 2 into tp 2): the same GPUs laid out anew, one
         # change however many sizes it rewrites.
-        cost -= sum(_edit_cost(old, new) for _, _, old, new in sizes) - 1
+        cost -= sum(c.cost for c in sizes) - 1
     more = more_gpus(base, candidate, groups, gpu_shares)
-    if (
-        len(sizes) == 1
-        and not more
-        and _over_the_nodes(base, sizes[0], groups)
-        and _groups_beyond(base, groups, gpu_shares)
-    ):
+    per_node = len(sizes) == 1 and counted_over_nodes(sizes[0].old, sizes[0].new, _nodes(base, machines))
+    if per_node and same_machines and not more and _groups_beyond(base, groups, gpu_shares):
         # A size given per node (TP 4 on two nodes), counted over the nodes as the engine
         # counts it (8): the same GPUs, spelled the engine's way.
-        cost -= _edit_cost(sizes[0][2], sizes[0][3])
+        cost -= sizes[0].cost
     return cost + (MORE_GPUS_COST if more else 0)
 
 
-def _groups_beyond(base: Candidate, groups: Iterable[tuple[str, ...]], gpu_shares: Shares) -> bool:
-    """A group size of the user's (one that splits the GPUs, its switch on) larger than the
-    GPUs the sizes count on one node: the user has more GPUs than TP says (MoE DP 8 on TP 4)."""
-    gpus = _gpus(base, [g for g in groups if "nnodes" not in g])
-    return any(_given(base, tuple(size)) > gpus for size, switch in gpu_shares if _switched_on(base, tuple(switch)))
+class _Change(NamedTuple):
+    """One row of a candidate's diff against the base, with what it costs."""
+
+    kind: str
+    name: str
+    old: object
+    new: object
+    cost: int
 
 
-def _over_the_nodes(base: Candidate, row: tuple[str, str, object, object], groups: Iterable[tuple[str, ...]]) -> bool:
-    """The row sets a size to its value times the base's node count (more than one)."""
-    machines = [g for g in groups if "nnodes" in g]
-    nodes = max((_given(base, g) for g in machines), default=1.0)
-    _, name, old, new = row
-    if any(name in g for g in machines):
-        return False  # the node count itself
+def counted_over_nodes(old: object, new: object, nodes: float) -> bool:
+    """``new`` is ``old``, a size given per node, times the node count (more than one): the
+    size as the engine counts it, over all nodes (TP 8 on two nodes: 16)."""
     try:
         return nodes > 1 and float(str(new)) == float(str(old)) * nodes
     except ValueError:
         return False
+
+
+def _machines(groups: Iterable[tuple[str, ...]]) -> list[tuple[str, ...]]:
+    """The spellings of the size that counts machines (the node count)."""
+    return [g for g in groups if "nnodes" in g]
+
+
+def _nodes(c: Candidate, machines: Iterable[tuple[str, ...]]) -> float:
+    """The node count the candidate gives (unset: 1)."""
+    return max((_given(c, g) for g in machines), default=1.0)
+
+
+def _inside(c: Candidate, gpu_shares: Shares) -> list[float]:
+    """The sizes of the candidate's groups that split the GPUs (their switch on): the user
+    has at least that many GPUs, whatever TP says."""
+    return [_given(c, tuple(size)) for size, switch in gpu_shares if _switched_on(c, tuple(switch))]
+
+
+def _groups_beyond(base: Candidate, groups: Iterable[tuple[str, ...]], gpu_shares: Shares) -> bool:
+    """A group size of the user's larger than the GPUs the sizes count on one node: the
+    user has more GPUs than TP says (MoE DP 8 on TP 4)."""
+    machines = _machines(groups)
+    gpus = _gpus(base, [g for g in groups if g not in machines])
+    return any(size > gpus for size in _inside(base, gpu_shares))
 
 
 def _gpus(c: Candidate, groups: Iterable[tuple[str, ...]]) -> float:
@@ -132,7 +153,7 @@ def more_gpus(
         return _given(c, spellings)
 
     groups = [tuple(g) for g in gpu_counts]
-    machines = [g for g in groups if "nnodes" in g]
+    machines = _machines(groups)
     if any(size(candidate, g) > size(base, g) for g in machines):
         return True
     # The GPUs one server takes are the product of its parallel sizes: a move that folds
@@ -140,11 +161,10 @@ def more_gpus(
     gpus = [g for g in groups if g not in machines]
     # Groups that split the GPUs (16 attention-DP groups) live inside them: the user's own
     # sizes say there are at least that many GPUs, whatever the base's tp says.
-    inside = [_given(base, s) for s, switch in sharing.items() if _switched_on(base, switch)]
-    have = max([math.prod(size(base, g) for g in gpus), *inside])
+    have = max([math.prod(size(base, g) for g in gpus), *_inside(base, gpu_shares)])
     # Fewer GPUs than the machines it spans: the sizes were given per node (TP 2 on four
     # nodes is two GPUs on each), so the host has that many on every node.
-    nodes = max((size(base, g) for g in machines), default=1.0)
+    nodes = _nodes(base, machines)
     if have < nodes:
         have *= nodes
     return math.prod(size(candidate, g) for g in gpus) > have
