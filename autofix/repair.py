@@ -1329,10 +1329,47 @@ def _class_moves(
         for spec in cls.moves
         if (move := realize(spec, flags, resolved, diagnosis.groups, origin=cls.id, suspects_tuning=tuning)) is not None
     ]
+    own = _refused_value_first(own, diagnosis.subject.said or "", flags)
     if not cls.part_first:
         return own
     listed = {move.label() for move in own}
     return [m for m in component_moves(diagnosis.subject, flags, resolved) if m.label() not in listed] + own
+
+
+def _refused_value_first(own: list[Move], message: str, flags: Flags) -> list[Move]:
+    """A class's moves in its order, except that among its drops one of a flag whose value
+    the message names (the refused choice: "TRTLLM MLA backend is only supported on ...")
+    comes first, preceded by that flag set to each value the user gives a flag of the same
+    choices (what the user runs on this host; the message asks for "a different backend",
+    not for none). Its other moves keep their places."""
+    said = _words(message[:MATCH_LINE])
+
+    def dropped(move: Move) -> str | None:
+        return move.edits[0].target if len(move.edits) == 1 and move.edits[0].op is EditOp.DROP else None
+
+    def refused(move: Move) -> str | None:
+        flag = dropped(move)
+        value = flags.candidate.arg(flag) if flag else None
+        return value if isinstance(value, str) and len(value) >= 3 and _words(value) in said else None
+
+    named = [m for m in own if refused(m) is not None]
+    if not named:
+        return own
+    first: list[Move] = []
+    for move in named:
+        flag, value = move.edits[0].target, refused(move) or ""
+        # (the class's own answer, made with the user's value: weighed as the class's move)
+        beside = _values_run_beside(flag, value, flags)
+        first.extend(Move((Edit(EditOp.SET, flag, other),), move.inferred, move.origin) for other in beside)
+        first.append(move)
+    out: list[Move] = []
+    for move in own:
+        if dropped(move) is not None and first:
+            out.extend(first)
+            first = []
+        if move not in named:
+            out.append(move)
+    return out
 
 
 def component_moves(subject: Subject, flags: Flags, resolved: Mapping[str, object]) -> list[Move]:
