@@ -2816,6 +2816,7 @@ _KNOB_WORDS = frozenset(
         "backend",
         "mode",
         "path",
+        "model",
         "device",
         "type",
         "config",
