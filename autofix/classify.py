@@ -251,6 +251,11 @@ def _said_before_the_cut(journal: Journal) -> Subject | None:
     """A traceback cut before its exception line says where a process died, not what
     killed it: the newest line its rank printed before it that states a failure."""
     for tb in journal.tracebacks:
+        failed = _assert_cut_at(tb)
+        if failed is not None:
+            # Cut right after an assert statement: that assert failed (a line printed before
+            # the traceback, a loader's warning, did not kill the process).
+            return Subject("AssertionError", failed.source.strip(), failed, cut=tb)
         said = None if tb.exc_type else next((ln for ln in reversed(tb.rank_said) if failure_evidence(ln) > 0), None)
         if said is None and not tb.exc_type and tb.frames and tb.preceding:
             # A logger's line right before it (another library's "WARNING 05-02 10:00:00
@@ -260,6 +265,15 @@ def _said_before_the_cut(journal: Journal) -> Subject | None:
         if said is not None:
             return Subject("error_line", said, None, cut=tb)
     return None
+
+
+def _assert_cut_at(tb: Traceback) -> Frame | None:
+    """The innermost frame of a traceback cut before its exception line, when its line is
+    an ``assert`` statement."""
+    frame = tb.innermost
+    if tb.exc_type or frame is None or not frame.source.strip().startswith("assert "):
+        return None
+    return frame
 
 
 # A logger's line: its level and time then where it was logged ("WARNING 05-02 10:00:00
