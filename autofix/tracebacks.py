@@ -832,7 +832,7 @@ _NO_EVIDENCE = re.compile(
 _ISSUE_TITLE = re.compile(rf"(?i)\s*(?:#\s|{_TITLE_TAG})")
 # The weakest failure words (_EVIDENCE's last weight), read only when nothing states more.
 _WEAK_EVIDENCE = re.compile(
-    r"(?i)\binvalid\b|not supported|unsupported|\bunable\b|\bcannot\b|can't|mismatch|not match|n't match"
+    r"(?i)\binvalid\b|not supported|unsupported|\bunable\b|\bcannot\b|can't|mismatch|not match|n't match|not found"
 )
 _NAMED_ERROR = re.compile(r"\b[A-Za-z_]\w*(?:Error|Exception)\b:")
 # A level word that opens a logged line (a prefix, not what the line says).
@@ -852,6 +852,13 @@ _BARE_CLASS = re.compile(r"\s*[A-Za-z_][\w.]*(?:Error|Exception)\s*")
 _ANNOUNCES = re.compile(
     r"Traceback \((?:most recent call last\)|[a-z ]*$)|SIGQUIT received|means one child (?:process )?failed"
     r"|[Cc]hild process(?:es)?\b[^\n]{0,40}?\b(?:failed|died|exited)"
+)
+# A user's sentence that ends pointing at the error quoted below it ("... trigger the error
+# below:", "I get the following error:"): what it points at, when the paste holds it, is
+# the failure (when the paste was cut before it, the sentence is all there is).
+_POINTS_BELOW = re.compile(
+    r"(?i)\b(?:the|this|these|following|an?|same)\s+(?:[\w-]+\s+){0,2}?(?:errors?|exceptions?|tracebacks?)"
+    r"(?:\s+(?:below|as follows|like (?:this|below)))?\s*:?[\s`]*$"
 )
 # An error code's name joins its words with underscores (CUDA_ERROR_OUT_OF_MEMORY); a
 # setting's name (TORCH_NCCL_HEARTBEAT_TIMEOUT_SEC) states no failure.
@@ -1200,7 +1207,7 @@ class JournalParser:
         best: tuple[int, int] = (0, 0)
         best_logged: tuple[int, int] = (0, 0)
         found = logged = title = announced = weak = ""
-        yields = False
+        yields = points = False
         recent = list(self._recent)
         for number, line in enumerate(recent):
             head = _with_what_it_said(line, recent[number + 1] if number + 1 < len(recent) else "")
@@ -1223,8 +1230,11 @@ class JournalParser:
             if (evidence, -number) > best:
                 # (a title or a sentence that quotes the exception is the error itself)
                 yields = not _NAMED_ERROR.search(head)
+                points = _POINTS_BELOW.search(head) is not None
                 best, found = (evidence, -number), _as_stated(head)
         printed = best_logged[0] >= MIN_EVIDENCE
+        if found and points and logged and best_logged[1] < best[1]:
+            return _Reading(logged, printed)  # the printed line the sentence points at
         if found:
             return _Reading(logged if logged and yields and printed else found, printed)
         return _Reading(logged or title or weak or announced, printed)
