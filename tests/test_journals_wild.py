@@ -348,9 +348,7 @@ MISSES = {
     "sglang-29993": "round 63: measured on round 45a's engine (edae998), not tuned on",
     "sglang-34629": "round 64: measured on round 45a's engine (edae998), not tuned on",
     "sglang-2706": "round 64: measured on round 45a's engine (edae998), not tuned on",
-    "sglang-19587": "round 64: measured on round 45a's engine (edae998), not tuned on",
     "sglang-20456": "round 65: measured on round 45a's engine (edae998), not tuned on",
-    "sglang-10150": "round 65: measured on round 45a's engine (edae998), not tuned on",
 }
 
 
