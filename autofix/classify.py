@@ -121,6 +121,21 @@ def target_frame(tb: Traceback, package: str = "sglang") -> Frame | None:
     return tb.innermost
 
 
+MAX_CALLERS = 2  # callers read outward past the failing frame
+
+
+def caller_frames(subject: Subject, package: str = "sglang") -> tuple[Frame, ...]:
+    """The frames in the target's own code that called the failing frame, innermost first
+    (at most MAX_CALLERS): where a helper that raised was called from."""
+    tb = subject.traceback or subject.cut
+    if tb is None or subject.frame is None or subject.frame not in tb.frames:
+        return ()
+    marker = f"/{package}/"
+    inside = tb.frames[: tb.frames.index(subject.frame)]
+    mine = [f for f in reversed(inside) if marker in f.file.replace("\\", "/") or f.file.startswith(f"{package}/")]
+    return tuple(mine[:MAX_CALLERS])
+
+
 def module_of(path: str, package: str = "sglang") -> str:
     """``/opt/x/site-packages/sglang/srt/server_args.py`` -> ``sglang.srt.server_args``."""
     norm = path.replace("\\", "/")

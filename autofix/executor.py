@@ -28,7 +28,7 @@ from .events import Event, GateDone, GateProgress, Notice
 from .gates import LiveGates, Watch
 from .hosts.base import Host
 from .locks import HostLock, acquire
-from .model import GATE_ORDER, Attempt, AttemptState, Candidate, Failure, Gate, GatePlan, GateVerdict, Run
+from .model import GATE_ORDER, Attempt, AttemptState, Candidate, Failure, Frame, Gate, GatePlan, GateVerdict, Run
 from .preflight import Preflight, ProbeAnswer
 from .services import ProcessManager, ServiceHandle, ServiceManager
 from .store import Store
@@ -159,7 +159,11 @@ class HostExecutor:
         moves come first, and when none applies (a backend class, no backend set) what the
         file says is all there is."""
         frame = diagnosis.subject.frame
-        if frame is None or not frame.file.endswith(".py"):
+        return self.source_at(frame) if frame is not None else None
+
+    def source_at(self, frame: Frame) -> str | None:
+        """A frame's file as installed on the host (None: not Python, or not readable)."""
+        if not frame.file.endswith(".py"):
             return None
         if frame.file not in self.sources:
             try:

@@ -15,16 +15,27 @@ import itertools
 import json
 import math
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from .catalog import Catalog, Component, EditSpec, FailureClass, FlagInfo, MoveSpec, ValueSpec, typed_as_flag
 from .choices import LOG_LEVEL_WORDS, MODE_WORDS, closest_choices, evidently_meant, near_choice
-from .classify import AVOIDED_BY, MATCH_LINE, Diagnosis, Subject
+from .classify import AVOIDED_BY, MATCH_LINE, Diagnosis, Subject, caller_frames
 from .features import is_on, off_by_words, on_by_words, switched_off
 from .meant import DEFAULT_WORDS, as_meant, as_number, plain_size
-from .model import SPELLED_ORIGIN, ArgValue, Candidate, Edit, EditOp, KeyValue, Move, json_object, normalize_value
+from .model import (
+    SPELLED_ORIGIN,
+    ArgValue,
+    Candidate,
+    Edit,
+    EditOp,
+    Frame,
+    KeyValue,
+    Move,
+    json_object,
+    normalize_value,
+)
 from .optional import TurnedOn, without_optional
 from .renames import OFF_WORDS, ON_WORDS, ambiguous_flags, arg_text, in_host_release, refused_flags, rename_move
 from .search import counted_over_nodes, more_gpus
@@ -270,6 +281,31 @@ def propose(
     return [Proposal(move, child, i, tier == GIVES_UP_TIER) for i, (tier, move, child) in enumerate(children)]
 
 
+def propose_outward(
+    candidate: Candidate,
+    diagnosis: Diagnosis,
+    catalog: Catalog,
+    source_of: Callable[[Frame], str | None],
+    *,
+    pinned: Iterable[str] = (),
+    resolved: Mapping[str, object] | None = None,
+) -> list[Proposal]:
+    """What ``propose`` finds with the failing frame's file (``source_of`` reads a frame's
+    file on the host); when that is nothing, the same read at each caller in the target's
+    code in turn (a probe that raised inside a helper: the validator's branch that called
+    it names the choice that led there)."""
+    frame = diagnosis.subject.frame
+    found = propose(
+        candidate, diagnosis, catalog, pinned=pinned, resolved=resolved, source=source_of(frame) if frame else None
+    )
+    for caller in caller_frames(diagnosis.subject) if not found else ():
+        outer = replace(diagnosis, subject=replace(diagnosis.subject, frame=caller))
+        found = propose(candidate, outer, catalog, pinned=pinned, resolved=resolved, source=source_of(caller))
+        if found:
+            break
+    return found
+
+
 def _groups_with_switch(move: Move, flags: Flags) -> Move:
     """A move that turns off a switch under which a size splits the GPUs (``gpu_shares``:
     DP attention's dp-size) also drops that size, when the user set it above 1 and the move
@@ -455,6 +491,8 @@ def gives_up_primary(base: Candidate, child: Candidate, catalog: Catalog, messag
             # The message is about another flag; this choice (with the drafter the user
             # chose for it) is only the condition that flag met.
             return True
+        if _required_for_feature(flag, before, catalog, message):
+            return True  # what a feature requires of it: the feature is the option
         if _message_names(flag, catalog, message) and not context_only:
             continue
         if _names_word(prose, before):
@@ -464,6 +502,17 @@ def gives_up_primary(base: Candidate, child: Candidate, catalog: Catalog, messag
             continue
         return True
     return False
+
+
+def _required_for_feature(flag: str, held: ArgValue, catalog: Catalog, message: str) -> bool:
+    """The message states the value a feature requires of ``flag`` ("modelopt_fp4
+    quantization is required for Flashinfer MOE") and does not name the user's own value:
+    it asks nothing of the user's choice but for that feature."""
+    names = "|".join(re.escape(n) for n in {field_name(flag), *catalog.spellings(flag)})
+    found = re.search(rf"(?i)(?<![\w-])(?P<value>[\w.-]+) (?:{names}) (?:is|are) required (?:for|by)\b", message)
+    if found is None or not isinstance(held, str) or found.group("value").lower() == held.lower():
+        return False
+    return re.search(rf"(?i)(?<![\w-]){re.escape(held)}(?![\w-])", message) is None
 
 
 def caused_by(move: Move, message: str, catalog: Catalog) -> bool:

@@ -47,7 +47,7 @@ from .model import (
 )
 from .preflight import Preflight
 from .renames import base_warnings
-from .repair import apply, caused_by, propose
+from .repair import apply, caused_by, propose_outward
 from .search import Child, Pick, Search
 from .secrets import keep_out, kept_out, known_secret_flags, secret_flags_from_parser
 from .services import ServiceManager
@@ -438,13 +438,13 @@ class Runner:
         candidate = pick.candidate
         children: list[Child] = []
         if outcome.state is AttemptState.FAILED and outcome.diagnosis is not None:
-            proposals = propose(
+            proposals = propose_outward(
                 candidate,
                 outcome.diagnosis,
                 self.catalog,
+                executor.source_at,
                 pinned=self.config.search.pinned,
                 resolved=outcome.resolved,
-                source=executor.failing_source(outcome.diagnosis),
             )
             children = [Child(p.child, p.move, p.rank, p.gives_up) for p in proposals]
             class_id = outcome.diagnosis.failure.class_id

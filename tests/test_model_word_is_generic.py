@@ -19,7 +19,9 @@ def test_the_model_path_is_not_dropped_for_the_word_model() -> None:
     message = "Tensor model parallel group is not initialized"
     candidate = Candidate.build({"model-path": "swift/Qwen3-30B-A3B-AWQ"})
     failure = Failure(Gate.START, None, "f", "AssertionError", message)
-    labels = [p.move.label() for p in propose(candidate, Diagnosis(failure, Subject("AssertionError", message, None)), BARE)]
+    labels = [
+        p.move.label() for p in propose(candidate, Diagnosis(failure, Subject("AssertionError", message, None)), BARE)
+    ]
     assert not any("model-path" in label for label in labels), labels
 
 
