@@ -120,6 +120,7 @@ SETS = (
     "users29",
     "users30",
     "users31",
+    "users32",
     "sglang-0.4.10.post2-first",
     "sglang-0.4.10.post2-second",
     "sglang-0.4.10.post2-third",
