@@ -1229,6 +1229,7 @@ def infer(
     moves.extend(_compared_in_message(message, flags))
     moves.extend(_sizes_related(message, flags, resolved))
     moves.extend(_past_bound(message, flags))
+    moves.extend(_numbers_compared(message, flags))
     moves.extend(_cap_raised(message, flags))
     moves.extend(_within_capacity(message, flags))
     moves.extend(_value_made_divisible(message, flags))
@@ -2003,6 +2004,35 @@ def _past_bound(message: str, flags: Flags) -> list[Move]:
             continue
         if (held > float(bound)) == (found.group("over") is not None):
             out.append(_inferred([Edit(EditOp.SET, flags.target(flag), bound)], "bound"))
+    return out
+
+
+# A violation shown as two numbers and a symbol, the user's value on the left: "aligned size
+# 65536 > 40960".
+_NUMBERS_COMPARED = re.compile(
+    r"(?<![\w.-])(?P<a>-?\d+(?:\.\d+)?)\s*(?P<op><=|>=|<|>)\s*(?P<b>-?\d+(?:\.\d+)?)(?![\w.])"
+)
+# What holds where the shown relation fails.
+_HOLDS_UNLESS = {">": "<=", ">=": "<", "<": ">=", "<=": ">"}
+
+
+def _numbers_compared(message: str, flags: Flags) -> list[Move]:
+    """The one flag a message names, whose value it shows failing a bound by a symbol
+    ("--x exceeds ...: 65536 > 40960"), set to the nearest value on the right side of that
+    bound; a comparison the message asks for ("must satisfy ...") states none."""
+    text = message[:MATCH_LINE]
+    named = [f for f in named_flags(text) if flags.spelling(f) is not None and not flags.is_pinned(f)]
+    if len(named) != 1:
+        return []
+    flag = named[0]
+    held = as_number(flags.candidate.arg(flags.spelling(flag) or flag))
+    out: list[Move] = []
+    for found in _NUMBERS_COMPARED.finditer(text):
+        if held is None or float(found.group("a")) != held or _ASKED_BEFORE.search(_sentence_before(text, found.start())):
+            continue
+        value = _value_meeting(_HOLDS_UNLESS[found.group("op")], float(found.group("b")), flag, flags)
+        if value is not None:
+            out.append(_inferred([Edit(EditOp.SET, flags.target(flag), _tidy(value))], "bound"))
     return out
 
 
