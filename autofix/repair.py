@@ -2028,7 +2028,8 @@ def _numbers_compared(message: str, flags: Flags) -> list[Move]:
     held = as_number(flags.candidate.arg(flags.spelling(flag) or flag))
     out: list[Move] = []
     for found in _NUMBERS_COMPARED.finditer(text):
-        if held is None or float(found.group("a")) != held or _ASKED_BEFORE.search(_sentence_before(text, found.start())):
+        asked = _ASKED_BEFORE.search(_sentence_before(text, found.start()))
+        if held is None or float(found.group("a")) != held or asked:
             continue
         value = _value_meeting(_HOLDS_UNLESS[found.group("op")], float(found.group("b")), flag, flags)
         if value is not None:
