@@ -141,6 +141,7 @@ SETS = (
     "sglang-0.5.11-eighth",
     "sglang-0.5.11-ninth",
     "sglang-0.5.11-tenth",
+    "sglang-0.5.11-eleventh",
     "spellings",
 )
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
