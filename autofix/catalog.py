@@ -50,6 +50,7 @@ FILE_KEYS = (
     "words",
     "folds",
     "splits",
+    "portable",
     "components",
     "optional",
     "classes",
@@ -267,6 +268,9 @@ class Catalog:
     # A size that divides another's GPUs into groups (attention DP inside TP): a message that
     # asks for it without a value gets the whole, its widest split.
     splits: Mapping[str, str] = field(default_factory=dict)
+    # The implementation of a flag's choices that runs on every GPU (a Triton kernel): what a
+    # running server's crash in the one the user picked is tried with before the default.
+    portable: Mapping[str, str] = field(default_factory=dict)
     # Parts of the server a flag switches off, by the files their frames run in: a failure
     # no class names is read by where it happened (inference, kept when classes are removed).
     components: tuple[Component, ...] = ()
@@ -634,6 +638,7 @@ def parse_catalog(texts: Mapping[str, str], flag_texts: Mapping[str, str] | None
     also_called: dict[str, dict[str, str]] = {}
     folds: dict[str, str] = {}
     splits: dict[str, str] = {}
+    portable: dict[str, str] = {}
     gpu_shares: dict[str, str] = {}
     for name, text in (flag_texts or {}).items():
         more_flags, more_aliases = parse_flags(name, text)
@@ -704,6 +709,10 @@ def parse_catalog(texts: Mapping[str, str], flag_texts: Mapping[str, str] | None
             if not _FLAG.match(str(flag)) or not _FLAG.match(str(whole)):
                 raise CatalogError(f"{name}: splits.{flag}: must map a size flag to the size flag whose GPUs it splits")
             splits[str(flag)] = str(whole)
+        for flag, choice in (data.get("portable") or {}).items():
+            if not _FLAG.match(str(flag)) or not isinstance(choice, str):
+                raise CatalogError(f"{name}: portable.{flag}: must map a flag to one of its choices")
+            portable[str(flag)] = choice
         for size, switch in (data.get("gpu_shares") or {}).items():
             if not _FLAG.match(str(size)) or not _FLAG.match(str(switch)):
                 raise CatalogError(
@@ -739,6 +748,7 @@ def parse_catalog(texts: Mapping[str, str], flag_texts: Mapping[str, str] | None
         also_called=also_called,
         folds=folds,
         splits=splits,
+        portable=portable,
         components=tuple(components),
         gpu_shares=gpu_shares,
         optional=tuple(optional),

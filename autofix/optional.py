@@ -30,15 +30,23 @@ class TurnedOn:
     flag: str
     spelling: str
     value: str
+    portable: str | None = None  # the flag's choice that runs on every GPU, when not the user's
 
 
 def without_optional(text: str, features: Sequence[TurnedOn]) -> list[Move]:
-    """A move per feature that relaunches without it (back to the parser's default), those
-    ``text`` mentions first, otherwise in the user's order."""
+    """A move per feature that relaunches without it (back to the parser's default; for an
+    implementation picked, then with the portable one), those ``text`` mentions first,
+    otherwise in the user's order."""
     words = stems(text)
     mentioned = [f for f in features if _mentioned(f, words)]
     rest = [f for f in features if f not in mentioned]
-    return [Move((Edit(EditOp.DROP, f.spelling),), inferred=True, origin=ORIGIN) for f in mentioned + rest]
+    out: list[Move] = []
+    for feature in mentioned + rest:
+        out.append(Move((Edit(EditOp.DROP, feature.spelling),), inferred=True, origin=ORIGIN))
+        if feature.portable is not None:
+            # (SGLang's own pick may be the kernel that crashed: then the one that runs everywhere)
+            out.append(Move((Edit(EditOp.SET, feature.spelling, feature.portable),), inferred=True, origin=ORIGIN))
+    return out
 
 
 def _mentioned(feature: TurnedOn, text: tuple[str, ...]) -> bool:

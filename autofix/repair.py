@@ -355,7 +355,10 @@ def _optional_turned_on(flags: Flags) -> list[TurnedOn]:
             continue
         if flags.catalog.holds_default(name, value):
             continue
-        out.append(TurnedOn(name, spelling, arg_text(value)))
+        portable = flags.catalog.portable.get(name)
+        usable = portable is not None and portable != arg_text(value) and info is not None
+        usable = usable and portable in map(str, info.choices)  # type: ignore[union-attr]
+        out.append(TurnedOn(name, spelling, arg_text(value), portable if usable else None))
     return out
 
 
@@ -1214,6 +1217,7 @@ def infer(
     message = subject.said or ""
     moves.extend(set_to_one_of(message, flags))  # the message names its own fix
     moves.extend(set_to_named_size(message, flags))
+    moves.extend(_zero_meant_no_limit(message, flags))
     moves.extend(host_only(message, flags))
     moves.extend(_hardware_missing(message, flags))
     moves.extend(_told_to_turn_off(message, flags))
@@ -1265,6 +1269,25 @@ def infer(
     moves.extend(_resolved_choice_refused(message, flags, resolved))
     moves.extend(_unset_choice_refused(message, flags, resolved))
     return [m for m in moves if not any(flags.is_host_fact(e.target) for e in m.edits if not e.op.on_env)]
+
+
+# A value a message offers for "no limit", labelled so: "must be -1 (unlimited) or ...".
+_NO_LIMIT_SENTINEL = re.compile(
+    r"(?i)(?<![\w.])(?P<value>-?\d+)\s*\((?:unlimited|no limit|no cap|unbounded|infinite)\)"
+)
+
+
+def _zero_meant_no_limit(message: str, flags: Flags) -> list[Move]:
+    """A flag the message names that the user set to 0, where the message labels another
+    value as no limit: 0 is how many tools write "no cap", so that value is what was meant."""
+    text = message[:MATCH_LINE]
+    sentinels = [found.group("value") for found in _NO_LIMIT_SENTINEL.finditer(text)]
+    out: list[Move] = []
+    for flag in named_flags(text) if sentinels and sentinels[0] != "0" else ():
+        spelled = flags.spelling(flag)
+        if spelled is not None and not flags.is_pinned(flag) and as_number(flags.candidate.arg(spelled)) == 0:
+            out.append(_inferred([Edit(EditOp.SET, flags.target(flag), sentinels[0])], "bound"))
+    return out
 
 
 # A sentence that tells the operator to turn a flag off: "... Disable --enable-x.", "Remove --y".
@@ -3224,6 +3247,10 @@ def _chosen_value_named(text: str, flags: Flags) -> list[Move]:
         siblings = list(dict.fromkeys(siblings))[:MAX_SIBLINGS]
         out.extend(_inferred([Edit(EditOp.SET, name, sibling)], "chosen") for sibling in siblings)
         out.append(_inferred([Edit(EditOp.DROP, name)], "chosen"))
+        # SGLang's own pick may be the kernel that crashed: then the one that runs everywhere.
+        portable = flags.catalog.portable.get(flags.catalog.canonical(name))
+        if portable is not None and portable != value and portable not in siblings and portable in info.choices:
+            out.append(_inferred([Edit(EditOp.SET, name, portable)], "chosen"))
     return out
 
 
