@@ -355,11 +355,17 @@ def _optional_turned_on(flags: Flags) -> list[TurnedOn]:
             continue
         if flags.catalog.holds_default(name, value):
             continue
-        portable = flags.catalog.portable.get(name)
-        usable = portable is not None and portable != arg_text(value) and info is not None
-        usable = usable and portable in map(str, info.choices)  # type: ignore[union-attr]
-        out.append(TurnedOn(name, spelling, arg_text(value), portable if usable else None))
+        out.append(TurnedOn(name, spelling, arg_text(value), _portable_beside(name, arg_text(value), info, flags)))
     return out
+
+
+def _portable_beside(name: str, value: str, info: FlagInfo | None, flags: Flags) -> str | None:
+    """The flag's choice that runs on every GPU (catalogue ``portable``), when the parser
+    offers it and the user picked another."""
+    portable = flags.catalog.portable.get(name)
+    if portable is None or info is None or portable == value:
+        return None
+    return portable if portable in map(str, info.choices) else None
 
 
 def _flag_views(flags: Flags) -> dict[str, tuple[str, object | None, tuple[object, ...]]]:
