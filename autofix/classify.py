@@ -167,7 +167,8 @@ def engine_of(journal: Journal) -> str:
 # Exceptions that only report a failure line printed before them: the line is the root.
 # (Exit code 127: the child could not be run, and the loader said why.)
 _REPORTS_LINE = (
-    (re.compile(r"device-side assert triggered"), "device_assert"),
+    # (a kernel that trapped on its own assert: the driver reports a launch failure, 719)
+    (re.compile(r"device-side assert triggered|CUDA_ERROR_LAUNCH_FAILED|unspecified launch failure"), "device_assert"),
     (re.compile(r"exit code:? 127\b"), "loader_error"),
 )
 

@@ -176,12 +176,20 @@ _SELF_SAYS = re.compile(
     r"`(?P<quote>[^`\n]{0,400}?(?i:should (?:not|never) happen|unexpected|mismatch|failed: |failed to |error: )"
     r"[^`\n]{0,200})`"
 )
+# A C-style assertion's own line in backticks ("`Assertion 'x' failed.`"): it says it failed.
+_C_ASSERTION = re.compile(r"`(?P<quote>Assertion ['\"][^`\n]{1,300}['\"] failed\.?)`")
+# A release's version ("0.6.16.post4", "v2.9.1+cu128"): named beside a failure, not one.
+_VERSION = re.compile(r"v?\d+(?:\.\d+)+(?:[.-]?(?:post|rc|dev|a|b)\d*)*(?:\+\w+)?")
 
 
 def _quoted_error(text: str) -> re.Match[str] | None:
     """The quote a sentence gives as its error: of several ("crashes at `x` with this error:
     "RuntimeError: ..."") the one that names an exception, else the first."""
-    found = [*_PROSE_ERROR.finditer(text), *_QUOTED_THEN_ERROR.finditer(text)]
+    found = [
+        m
+        for m in (*_PROSE_ERROR.finditer(text), *_QUOTED_THEN_ERROR.finditer(text))
+        if not _VERSION.fullmatch(m.group("quote").strip())  # "fails with FlashInfer `0.6.16.post4`"
+    ]
     named = [m for m in found if _NAMED_ERROR.search(m.group("quote"))]
     return (named or found)[0] if found else None
 
@@ -224,7 +232,14 @@ _SIGNALS: tuple[tuple[str, re.Pattern[str]], ...] = (
     # A CUDA kernel's own assertion ("Indexing.cu:1500: ...: Assertion `i < n` failed."): the
     # "device-side assert triggered" CUDA error that follows it only reports it. Its file and
     # kernel may be printed (or wrapped) onto the line before "block: [..], thread: [..]".
-    ("device_assert", re.compile(r"(?:\.cu:\d+: .*|block: \[[\d,]+\], thread: \[[\d,]+\] )Assertion `.+` failed")),
+    # C++ kernel libraries' own form (DeepGEMM's): "Assertion failed: x.cuh:131, condition: ...".
+    (
+        "device_assert",
+        re.compile(
+            r"(?:\.cu:\d+: .*|block: \[[\d,]+\], thread: \[[\d,]+\] )Assertion `.+` failed"
+            r"|Assertion failed: [\w./-]+\.(?:cuh?|hpp|h|cc|cpp):\d+, condition: "
+        ),
+    ),
     # flashinfer prints "CUDA Error:" with a capital E; kernels built with a CHECK macro
     # (FlashMLA, cutlass) "CUDA error (file.cu:93): ..."; a driver API call's failure is its
     # error's name, then the source file that checked it ("CUDA_ERROR_INVALID_VALUE
@@ -325,7 +340,7 @@ _SIGNAL_HINT = re.compile(
     r"|nccl[A-Z]|Errno 98"
     r"|already in use|Segmentation|Segfault|SEGV|exit status|xit ?code[:=]? ?-9\b|Killed|KILL|oom-kill"
     r"|Main process exited|signal 11"
-    r"|Watchdog|watchdog timeout|Assertion `|profiled value -|\]:\[E|^E\d{4} \d\d:|access fault"
+    r"|Watchdog|watchdog timeout|Assertion `|Assertion failed: |profiled value -|\]:\[E|^E\d{4} \d\d:|access fault"
     r"|page fault|fault from die|NVRM: Xid|terminate called|non-zero status|HSA_STATUS_ERROR_|UCX {1,4}ERROR"
     r"|\(\): |double free|corrupted |FAILED: "
 )
@@ -650,7 +665,8 @@ _SIGNAL_BLOCK_PATTERN = (
     r"|n(?:ccl(?:InternalError|InvalidUsage|SystemError|UnhandledCudaError|RemoteError)|on-zero status: )"
     r"|E(?:rrno 98|\d{3,4} \d\d:\d\d:\d\d|xit ?code[:=]? ?-9\b)|d(?:dress already in use| value -\d|ouble free or)"
     r"|S(?:eg(?:mentation fault|fault encountered)|EGV|A_STATUS_ERROR_)"
-    r"|e(?:xit(?: status 13[79]| ?code[:=]? ?-9\b)|r throwing an instance)|s(?:ignal 11|sertion `)|Killed|KILL"
+    r"|e(?:xit(?: status 13[79]| ?code[:=]? ?-9\b)|r throwing an instance)"
+    r"|s(?:ignal 11|sertion `|sertion failed: )|Killed|KILL"
     r"|o(?:om-kill|rrupted (?:size vs|double-linked))|Main process exited"
     r"|\"MESSAGE\":\["
     r"|Memory access fault by GPU|page fault|fault from die|NVRM: Xid"
@@ -1258,7 +1274,7 @@ class JournalParser:
             if match is None and _ASSERT_WORD.search(unquoted):
                 match = _ASSERTED.search(unquoted)
             if match is None and "`" in unquoted:
-                match = _SELF_SAYS.search(unquoted)
+                match = _SELF_SAYS.search(unquoted) or _C_ASSERTION.search(unquoted)
             if match is not None and _OPTIONS_ONLY.fullmatch(match.group("quote")):
                 match = None
             if match is not None and len(found) < MAX_QUOTED:

@@ -345,8 +345,6 @@ MISSES = {
     "sglang-29725": "round 62: measured on round 44a-b's engine (322f109), not tuned on",
     "hdoplus-sglang-14814": "round 63: measured on round 45a's engine (edae998), not tuned on",
     "sglang-12382": "round 63: measured on round 45a's engine (edae998), not tuned on",
-    "sglang-29993": "round 63: measured on round 45a's engine (edae998), not tuned on",
-    "sglang-34629": "round 64: measured on round 45a's engine (edae998), not tuned on",
     "sglang-2706": "round 64: measured on round 45a's engine (edae998), not tuned on",
     "sglang-20456": "round 65: measured on round 45a's engine (edae998), not tuned on",
 }
