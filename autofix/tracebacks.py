@@ -178,6 +178,12 @@ _SELF_SAYS = re.compile(
 )
 # A C-style assertion's own line in backticks ("`Assertion 'x' failed.`"): it says it failed.
 _C_ASSERTION = re.compile(r"`(?P<quote>Assertion ['\"][^`\n]{1,300}['\"] failed\.?)`")
+# A JSON error object a server answers with: its message, and the type or object that says
+# it is an error, within a few lines of each other (pretty-printed) or on the one line.
+_JSON_MESSAGE = re.compile(r'"(?:message|detail)"\s*:\s*"(?P<message>(?:[^"\\\n]|\\.){8,600})"')
+_JSON_ERROR_TYPE = re.compile(r'"type"\s*:\s*"(?P<type>[A-Za-z_]\w*(?:Error|Exception))"')
+_JSON_ERROR_OBJECT = re.compile(r'"object"\s*:\s*"error"|"error"\s*:\s*\{')
+ERROR_OBJECT_LINES = 4
 # A release's version ("0.6.16.post4", "v2.9.1+cu128"): named beside a failure, not one.
 _VERSION = re.compile(r"v?\d+(?:\.\d+)+(?:[.-]?(?:post|rc|dev|a|b)\d*)*(?:\+\w+)?")
 
@@ -1199,7 +1205,8 @@ class JournalParser:
             tracebacks=tuple(ordered),
             # Prose naming an exception says something only when no traceback does, and an
             # error a user quotes only when no line the program printed states a failure.
-            signals=tuple(self._signals) + (() if self._explained else (*self._quoted, *self._prose_errors(reading))),
+            signals=tuple(self._signals)
+            + (() if self._explained else (*self._quoted, *self._answered_errors(), *self._prose_errors(reading))),
             lines=self._lines,
             bytes=self._bytes,
             tail=tuple(list(self._recent)[-40:]),
@@ -1209,6 +1216,29 @@ class JournalParser:
             command=self._command,
             likely_error=reading.line if reading is not None else "",
         )
+
+    def _answered_errors(self) -> tuple[Signal, ...]:
+        """The JSON error objects a server answered with, pasted by the user ({"object":
+        "error", "message": ..., "type": "BadRequestError"}, on one line or several): its
+        message under its type, as a quoted exception (read only while no traceback was)."""
+        if self._tracebacks:
+            return ()
+        recent = list(self._recent)[-40:]
+        found: list[Signal] = []
+        for number, line in enumerate(recent):
+            said = _JSON_MESSAGE.search(line[:PROSE_LINE])
+            if said is None:
+                continue
+            around = " ".join(recent[max(0, number - ERROR_OBJECT_LINES) : number + ERROR_OBJECT_LINES + 1])
+            kind = _JSON_ERROR_TYPE.search(around)
+            if kind is None and not _JSON_ERROR_OBJECT.search(around):
+                continue
+            self._order += 1
+            name = kind.group("type") if kind is not None else "Error"
+            found.append(Signal("quoted_exception", f"{name}: {said.group('message')}"[:SIGNAL_LINE], order=self._order))
+            if len(found) >= MAX_QUOTED:
+                break
+        return tuple(found)
 
     def _read_lines(self) -> _Reading:
         """The line of the journal's last LOOKBACK_LINES that states the most failure, the

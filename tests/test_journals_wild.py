@@ -346,7 +346,6 @@ MISSES = {
     "hdoplus-sglang-14814": "round 63: measured on round 45a's engine (edae998), not tuned on",
     "sglang-12382": "round 63: measured on round 45a's engine (edae998), not tuned on",
     "sglang-2706": "round 64: measured on round 45a's engine (edae998), not tuned on",
-    "sglang-20456": "round 65: measured on round 45a's engine (edae998), not tuned on",
 }
 
 
