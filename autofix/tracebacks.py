@@ -1235,7 +1235,8 @@ class JournalParser:
                 continue
             self._order += 1
             name = kind.group("type") if kind is not None else "Error"
-            found.append(Signal("quoted_exception", f"{name}: {said.group('message')}"[:SIGNAL_LINE], order=self._order))
+            line = f"{name}: {said.group('message')}"[:SIGNAL_LINE]
+            found.append(Signal("quoted_exception", line, order=self._order))
             if len(found) >= MAX_QUOTED:
                 break
         return tuple(found)
