@@ -184,6 +184,10 @@ _JSON_MESSAGE = re.compile(r'"(?:message|detail)"\s*:\s*"(?P<message>(?:[^"\\\n]
 _JSON_ERROR_TYPE = re.compile(r'"type"\s*:\s*"(?P<type>[A-Za-z_]\w*(?:Error|Exception))"')
 _JSON_ERROR_OBJECT = re.compile(r'"object"\s*:\s*"error"|"error"\s*:\s*\{')
 ERROR_OBJECT_LINES = 4
+# A raise quoted from the code, its message's string on the line or the next ones.
+_RAISE_LINE = re.compile(r"\s*raise\s+(?P<type>[A-Z]\w*(?:Error|Exception))\(\s*(?P<rest>.*)$")
+_STRING_LITERAL = re.compile(r"""f?(?P<q>["'])(?P<text>[^"'\n]{8,400})(?P=q)\s*,?\s*\)?$""")
+LOOKBACK_RAISE = 80
 # A release's version ("0.6.16.post4", "v2.9.1+cu128"): named beside a failure, not one.
 _VERSION = re.compile(r"v?\d+(?:\.\d+)+(?:[.-]?(?:post|rc|dev|a|b)\d*)*(?:\+\w+)?")
 
@@ -1206,7 +1210,11 @@ class JournalParser:
             # Prose naming an exception says something only when no traceback does, and an
             # error a user quotes only when no line the program printed states a failure.
             signals=tuple(self._signals)
-            + (() if self._explained else (*self._quoted, *self._answered_errors(), *self._prose_errors(reading))),
+            + (
+                ()
+                if self._explained
+                else (*self._quoted, *self._answered_errors(), *self._raised_in_code(), *self._prose_errors(reading))
+            ),
             lines=self._lines,
             bytes=self._bytes,
             tail=tuple(list(self._recent)[-40:]),
@@ -1240,6 +1248,32 @@ class JournalParser:
             if len(found) >= MAX_QUOTED:
                 break
         return tuple(found)
+
+    def _raised_in_code(self) -> tuple[Signal, ...]:
+        """A raise the user quotes from the code ("raise ValueError(" and its message's
+        string) where a sentence of the paste says that exception was raised: its type and
+        message, as a quoted exception (read only while no traceback says what it raised)."""
+        if any(tb.exc_type for tb in self._tracebacks):
+            return ()
+        recent = list(self._recent)[-LOOKBACK_RAISE:]
+        prose = "\n".join(line[:PROSE_LINE] for line in recent if not _RAISE_LINE.match(line[:PROSE_LINE]))
+        for number, line in enumerate(recent):
+            raised = _RAISE_LINE.match(line[:PROSE_LINE])
+            if raised is None:
+                continue
+            name = raised.group("type")
+            if not re.search(
+                rf"(?i)\b{name}\b[^.\n]{{0,30}}\b(?:raised|thrown)\b|\b(?:raises|threw|throws) (?:an? )?{name}\b", prose
+            ):
+                continue
+            for text in (raised.group("rest"), *recent[number + 1 : number + 3]):
+                literal = _STRING_LITERAL.match(text.strip())
+                if literal is not None:
+                    self._order += 1
+                    return (
+                        Signal("quoted_exception", f"{name}: {literal.group('text')}"[:SIGNAL_LINE], order=self._order),
+                    )
+        return ()
 
     def _read_lines(self) -> _Reading:
         """The line of the journal's last LOOKBACK_LINES that states the most failure, the

@@ -343,7 +343,6 @@ MISSES = {
     "sglang-pr11328": "round 61: measured on round 44a-b's engine (322f109), not tuned on",
     "sglang-24283": "round 61: measured on round 44a-b's engine (322f109), not tuned on",
     "sglang-29725": "round 62: measured on round 44a-b's engine (322f109), not tuned on",
-    "hdoplus-sglang-14814": "round 63: measured on round 45a's engine (edae998), not tuned on",
     "sglang-12382": "round 63: measured on round 45a's engine (edae998), not tuned on",
     "sglang-2706": "round 64: measured on round 45a's engine (edae998), not tuned on",
 }
