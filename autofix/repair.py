@@ -2240,14 +2240,21 @@ MAX_PORT = 65535  # the last TCP port
 MAX_ON_VALUES = 3
 
 
+MIN_BESIDE = 3  # shorter values (1, on, v2) are too often other flags' words
+
+
 def on_values(flag: str, flags: Flags) -> list[ArgValue]:
-    """Values that switch a value flag on, best first: the catalogue's documented values,
-    then the parser's own choices that do not mean off, in the parser's order. Empty when
-    neither says anything (no value is invented)."""
+    """Values that switch a value flag on, best first: a choice the user gives another flag,
+    the catalogue's documented values, then the parser's own choices that do not mean off,
+    in the parser's order. Empty when none says anything (no value is invented)."""
     info = flags.catalog.flag(flag)
     domain = [str(v) for v in flags.catalog.domain(flag)]
     choices = [str(c) for c in (info.choices if info else ()) if str(c).lower() not in OFF_WORDS]
-    out = [normalize_value(v) for v in dict.fromkeys([*domain, *choices])]
+    # A choice the user runs under another flag of this command (--disaggregation-transfer-backend
+    # nixl: the NIXL store) belongs to the deployment already.
+    runs = {value for _, value in flags.candidate.args if isinstance(value, str)}
+    beside = [c for c in choices if c in runs and len(c) >= MIN_BESIDE]
+    out = [normalize_value(v) for v in dict.fromkeys([*beside, *domain, *choices])]
     if not out and info is not None and info.type == "int" and flags.catalog.canonical(flag).endswith("-port"):
         out = [_next_free_port(flags)]
     return [v for v in out if v is not None][:MAX_ON_VALUES]
