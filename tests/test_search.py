@@ -240,7 +240,22 @@ def test_dropping_a_value_that_asks_for_the_default_costs_as_adding() -> None:
     assert intent_cost(base, base.without_arg("zz-page")) == 1
     assert intent_cost(base, base.without_arg("zz-mode")) == 1
     assert intent_cost(base, base.without_arg("zz-chunk")) == 2
-    assert intent_cost(base, base.with_arg("zz-chunk", "0")) == 1
+    assert intent_cost(base, base.with_arg("zz-chunk", "0")) == 2  # (round 45o: 0 turns it off)
+    assert intent_cost(base, base.with_arg("zz-chunk", "4096")) == 1
+
+
+def test_a_number_set_to_zero_costs_as_taking_it_away() -> None:
+    """Round 45o, written before the change (0.5.23-thirtieth's KV canary sweep, in our words:
+    the check "--x-sweep-interval requires --x in {log, raise}" was passed by setting the
+    user's interval 60 to 0, turning the sweep off, at the cost of a retune): a number the
+    user gave, set to 0, turns off what it sized and costs as its removal; adding the flag the
+    check asks for costs less. Another number costs as a retune, as before."""
+    from autofix.search import intent_cost
+
+    base = Candidate.build({"model-path": "/m", "zz-sweep-interval": "60"})
+    assert intent_cost(base, base.with_arg("zz-sweep-interval", "0")) == 2
+    assert intent_cost(base, base.with_arg("zz-sweep-interval", "30")) == 1
+    assert intent_cost(base, base.with_arg("zz-canary", "log")) == 1
 
 
 def test_none_is_no_value_that_asks_for_the_default() -> None:
