@@ -1524,14 +1524,15 @@ def _from_argparse(message: str, flags: Flags) -> list[Move]:
     listed = _comma_list(typed, flags) if typed else None
     if typed and listed is not None:
         # '700,10,10' for a flag that takes several numbers: the list the user meant.
-        out.append(_inferred([Edit(EditOp.SET, flags.target(typed.group("flag")), listed)], "argparse"))
+        out.append(_inferred([Edit(EditOp.SET, flags.target(typed.group("flag")), listed)], SPELLED_ORIGIN))
     elif typed and flags.spelling(typed.group("flag")):
-        # '2.0' for an int, '0,85' for a float: the number the user evidently meant.
+        # '2.0' for an int, '0,85' for a float: the number the user evidently meant (their
+        # own value as the parser reads it: weighed by the search as what was meant).
         text = typed.group("value").replace(",", ".")
         number = as_number(text)
         if number is not None and (typed.group("type") != "int" or number.is_integer()):
             meant = str(int(number)) if typed.group("type") == "int" else text
-            out.append(_inferred([Edit(EditOp.SET, flags.target(typed.group("flag")), meant)], "argparse"))
+            out.append(_inferred([Edit(EditOp.SET, flags.target(typed.group("flag")), meant)], SPELLED_ORIGIN))
     bad = _BAD_VALUE.search(message)
     if bad and flags.spelling(bad.group(1)):
         out.append(_inferred([Edit(EditOp.DROP, flags.target(bad.group(1)))], "argparse"))
@@ -1620,7 +1621,8 @@ def _sizes_with_units(subject: Subject, flags: Flags) -> list[Move]:
         return []
     sized = [(n, v, p) for n, v in flags.candidate.args if (p := _value_as_meant(v, n, flags.catalog)) is not None]
     quoted = [t for t in sized if f"--{t[0]}" in text or any(f"'{m}'" in text for m in _members(t[1]))]
-    return [_inferred([Edit(EditOp.SET, name, plain)], "argparse") for name, _, plain in quoted or sized]
+    # (the user's own value as the parser reads it: weighed by the search as what was meant)
+    return [_inferred([Edit(EditOp.SET, name, plain)], SPELLED_ORIGIN) for name, _, plain in quoted or sized]
 
 
 def _members(value: ArgValue) -> tuple[str, ...]:
@@ -1833,10 +1835,12 @@ def _numbers_refused(message: str, flags: Flags) -> list[Move]:
             mended = tuple(
                 n for m in members for n in (numbers if m == refused else _as_numbers(m, name, flags.catalog) or (m,))
             )
+            # (the user's own value, written as the parser reads it: the search counts it as
+            # what was meant, so a later move is weighed from the number)
             out.append(
                 _inferred(
                     [Edit(EditOp.SET, name, mended if isinstance(value, tuple) or len(mended) > 1 else mended[0])],
-                    "number",
+                    SPELLED_ORIGIN,
                 )
             )
     return out

@@ -211,7 +211,10 @@ def _edit_cost(old: object, new: object) -> int:
         return 1
     if new is None:
         return 1 if str(old).strip().lower() in _ASKS_FOR_DEFAULT else 2
-    return 1 if _is_number(old) and _is_number(new) else 2
+    if _is_number(old) and _is_number(new):
+        # (a size or interval the user gave, set to 0, turns off what it sized: a removal)
+        return 2 if float(str(new)) == 0 != float(str(old)) else 1
+    return 2
 
 
 def _is_number(value: object) -> bool:
