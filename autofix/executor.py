@@ -153,16 +153,10 @@ class HostExecutor:
             raise HostLost(f"{self.host.name}: the host is gone: {exc}") from exc
         return self._lost_counts[key] > 1
 
-    def failing_source(self, diagnosis: Diagnosis) -> str | None:
-        """The failing frame's file as installed on the host, so inference can read the
-        whole failing statement and the branches around it. Also where a class matched: its
-        moves come first, and when none applies (a backend class, no backend set) what the
-        file says is all there is."""
-        frame = diagnosis.subject.frame
-        return self.source_at(frame) if frame is not None else None
-
     def source_at(self, frame: Frame) -> str | None:
-        """A frame's file as installed on the host (None: not Python, or not readable)."""
+        """A frame's file as installed on the host (None: not Python, or not readable), so
+        inference can read the whole failing statement and the branches around it (the
+        failing frame's, then its callers' in the target's code: repair.propose_outward)."""
         if not frame.file.endswith(".py"):
             return None
         if frame.file not in self.sources:
