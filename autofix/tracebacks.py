@@ -192,6 +192,13 @@ LOOKBACK_RAISE = 80
 _VERSION = re.compile(r"v?\d+(?:\.\d+)+(?:[.-]?(?:post|rc|dev|a|b)\d*)*(?:\+\w+)?")
 
 
+def _says_raised(prose: str, name: str) -> bool:
+    """Whether a sentence says the exception ``name`` was raised ("a ValueError is raised",
+    "it raises ValueError")."""
+    said = rf"(?i)\b{name}\b[^.\n]{{0,30}}\b(?:raised|thrown)\b|\b(?:raises|threw|throws) (?:an? )?{name}\b"
+    return re.search(said, prose) is not None
+
+
 def _quoted_error(text: str) -> re.Match[str] | None:
     """The quote a sentence gives as its error: of several ("crashes at `x` with this error:
     "RuntimeError: ..."") the one that names an exception, else the first."""
@@ -1262,9 +1269,7 @@ class JournalParser:
             if raised is None:
                 continue
             name = raised.group("type")
-            if not re.search(
-                rf"(?i)\b{name}\b[^.\n]{{0,30}}\b(?:raised|thrown)\b|\b(?:raises|threw|throws) (?:an? )?{name}\b", prose
-            ):
+            if not _says_raised(prose, name):
                 continue
             for text in (raised.group("rest"), *recent[number + 1 : number + 3]):
                 literal = _STRING_LITERAL.match(text.strip())
