@@ -82,6 +82,7 @@ SETS = (
     "sglang-0.5.23-thirtieth",
     "sglang-0.5.23-thirty-first",
     "sglang-0.5.23-thirty-second",
+    "sglang-0.5.23-thirty-third",
     "sglang-0.5.23-crossover",
     "sglang-0.5.23-crossover2",
     "sglang-0.5.23-crossover3",
