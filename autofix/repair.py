@@ -1217,7 +1217,15 @@ def infer(
     ``running``: the server failed at run time (a launch gate, not argument validation)."""
     from .jsonargs import json_moves
     from .validation import validation_moves  # it builds on this module's helpers
-    from .wording import got_refused, host_only, none_compared, set_to_named_size, set_to_one_of, wording_moves
+    from .wording import (
+        got_refused,
+        host_only,
+        none_compared,
+        required_absent,
+        set_to_named_size,
+        set_to_one_of,
+        wording_moves,
+    )
 
     moves: list[Move] = []
     message = subject.said or ""
@@ -1229,6 +1237,7 @@ def infer(
     moves.extend(_told_to_turn_off(message, flags))
     moves.extend(_exclusive_dropped(message, flags))
     moves.extend(_unless_feature(message, flags))
+    moves.extend(required_absent(message, flags))
     moves.extend(validation_moves(subject, flags))  # vLLM's pydantic config errors; else none
     lists = frozenset(name for name, _ in flags.candidate.args if flags.catalog.takes_list(name))
     moves.extend(json_moves(subject, flags.candidate.args, lists))  # JSON-valued flags: mend, rekey
@@ -2630,6 +2639,23 @@ def _users_listed_switches(message: str, flags: Flags) -> list[Move]:
     return out
 
 
+def _value_moved(message: str, flags: Flags) -> list[Move]:
+    """The user's value on a flag the message names (--x-decode-backend flashkda), where
+    the message says to use that value on another flag ("Use --x-prefill-backend
+    flashkda"): the first renamed to the second, the value kept."""
+    out: list[Move] = []
+    for found in _SUGGESTED_VALUE.finditer(message):
+        flag, value = found.group("flag"), found.group("value").rstrip(".,;)")
+        if not _valid_value(flag, value, flags) or flags.is_pinned(flag):
+            continue
+        for name, held in flags.candidate.args:
+            moved = held == value and flags.catalog.canonical(name) != flags.catalog.canonical(flag)
+            if moved and f"--{name}" in message[: found.start()] and not flags.is_pinned(name):
+                # (the value kept under the flag that takes it: a rename)
+                out.append(_inferred([Edit(EditOp.RENAME, name, flags.catalog.canonical(flag))], "message"))
+    return out
+
+
 def _from_message(message: str, flags: Flags) -> list[Move]:
     out: list[Move] = []
 
@@ -2641,6 +2667,7 @@ def _from_message(message: str, flags: Flags) -> list[Move]:
         value = (found.group("value") or found.group("value2")).rstrip(".,;)")
         if _valid_value(flag, value, flags) and not flags.is_pinned(flag):
             add([Edit(EditOp.SET, flags.target(flag), value)], "recommended")
+    out.extend(_value_moved(message, flags))
     unsupported = _NOT_SUPPORTED.search(message)
     if unsupported and flags.spelling(unsupported.group("flag")):
         add([Edit(EditOp.DROP, flags.target(unsupported.group("flag")))])

@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterator
 
 from .choices import near_choice
+from .classify import MATCH_LINE
 from .meant import as_number
 from .model import ArgValue, Edit, EditOp, Move, normalize_value
 from .renames import OFF_WORDS
@@ -451,6 +452,42 @@ def _by_initials(initials: str, flags: Flags) -> str | None:
         if any(re.search(r"\d", c) for c in _choices(name, flags)):
             return name
     return None
+
+
+# --- features a requirement says must be absent ------------------------------------------------
+
+# "requires trivial expert placement without EPLB or redundant experts": what must be absent.
+_REQUIRES_WITHOUT = re.compile(
+    r"(?i)\b(?:requires?|only (?:works|supported)|supports? only|works only)\b[^.\n]{0,80}?"
+    r"\bwithout\s+(?P<what>[^.;:()\n]{2,120})"
+)
+_LIST_SEP = re.compile(r"(?i)\s*(?:,\s*(?:or\s+|and\s+)?|\bor\b|\band\b|\bnor\b)\s*")
+_ITEM_FILLER = frozenset({"a", "an", "the", "any", "other"})
+
+
+def required_absent(message: str, flags: Flags) -> list[Move]:
+    """The features a check says the user's choice requires to be absent ("... requires X
+    without EPLB or redundant experts") that the user turned on, named by their flags'
+    words: left out together, one move."""
+    found = _REQUIRES_WITHOUT.search(_FLAG_IN_TEXT.sub(" ", message[:MATCH_LINE]))
+    if found is None:
+        return []
+    items = [
+        [w for w in _words(item).split() if w not in _ITEM_FILLER] for item in _LIST_SEP.split(found.group("what"))
+    ]
+    named: list[str] = []
+    for name, value in flags.candidate.args:
+        info = flags.catalog.flag(name)
+        if info is None or flags.is_pinned(name) or (info.kind == "bool" and value is not True and value != "True"):
+            continue
+        words = _feature_words(flags.catalog.canonical(name))
+        if any(item and _side_by_side(item, words) for item in items):
+            named.append(name)
+    if not named:
+        return []
+    # (the check asks them all gone: one move where one at a time would fail again for each
+    # left, so it is weighed as that many steps further)
+    return [Move(tuple(Edit(EditOp.DROP, name) for name in named), True, "wording", ahead=len(named) - 1)]
 
 
 # --- a refused feature named by its flag's words -----------------------------------------------
