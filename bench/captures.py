@@ -83,14 +83,21 @@ def _fix_edits(moves: list[dict[str, Any]]) -> set[tuple[str, str, str | None]]:
 
 
 def verified_fixes(case: dict[str, Any]) -> list[set[tuple[str, str, str | None]]]:
+    """The capture's minimal fix, its alternatives that passed, and each step of its chain
+    that passed (a fix the capture verified on the way: the message's own "Use --x v")."""
     fixes = [_fix_edits(case["minimal_fix"]["moves"])]
     for alt in case.get("alternative_fixes", []):
         if alt.get("result") == "PASS" and alt.get("moves"):
             fixes.append(_fix_edits(alt["moves"]))
+    for step in case.get("chain", []):
+        if step.get("result") == "PASS" and step.get("moves_applied"):
+            fixes.append(_fix_edits(step["moves_applied"]))
     return fixes
 
 
-def move_in_fix(move: Move, fixes: list[set[tuple[str, str, str | None]]]) -> bool:
+def move_in_fix(move: Move, fixes: list[set[tuple[str, str, str | None]]], candidate: Candidate | None = None) -> bool:
+    """Every edit of ``move`` is one of a verified fix's (a rename of the candidate's flag
+    is that flag dropped and the new one set to its value)."""
     edits = set()
     for e in move.edits:
         if e.op is EditOp.DROP:
@@ -98,6 +105,10 @@ def move_in_fix(move: Move, fixes: list[set[tuple[str, str, str | None]]]) -> bo
         elif e.op in (EditOp.SET, EditOp.SCALE):
             value = None if e.value is True else " ".join(e.value) if isinstance(e.value, tuple) else str(e.value)
             edits.add(("set", e.target, value))
+        elif e.op is EditOp.RENAME and candidate is not None and candidate.has(e.target):
+            held = candidate.arg(e.target)
+            value = None if held is True else " ".join(held) if isinstance(held, tuple) else str(held)
+            edits |= {("drop", e.target, None), ("set", str(e.value), value)}
         else:
             return False
     return any(edits <= fix for fix in fixes)
@@ -129,7 +140,7 @@ def evaluate(catalog: Catalog, forms: tuple[str, ...] = FORMS) -> Iterator[Outco
                 class_id=diagnosis.failure.class_id,
                 first=first.label() if first else None,
                 inferred=bool(first and first.inferred),
-                right=bool(first and move_in_fix(first, fixes)),
+                right=bool(first and move_in_fix(first, fixes, candidate)),
                 fix=case["minimal_fix"]["moves_text"],
             )
 

@@ -241,7 +241,7 @@ def first_move_right(case: dict[str, Any], catalog: Catalog) -> bool:
     candidate = Candidate.build(argv_to_args(case["argv"]))
     diagnosis = classify(parse_text(case["traceback"]), catalog, Gate.PREFLIGHT)
     proposals = propose(candidate, diagnosis, catalog, pinned=("model-path",))
-    return bool(proposals) and move_in_fix(proposals[0].move, verified_fixes(case))
+    return bool(proposals) and move_in_fix(proposals[0].move, verified_fixes(case), candidate)
 
 
 def captures_lofo(catalog: Catalog) -> tuple[dict[str, tuple[int, int, int]], dict[str, Catalog]]:
