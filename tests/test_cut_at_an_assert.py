@@ -6,12 +6,7 @@ A cut traceback whose last line is no assert still reads the failure line before
 
 from __future__ import annotations
 
-from autofix.catalog import load_catalog
-from autofix.classify import classify
-from autofix.model import Gate
-from autofix.tracebacks import parse_text
-
-CATALOG = load_catalog()
+from .proposing import subject_of
 
 WARNING = "[2026-03-01 09:00:00] Parameter blocks.3.mixer.in_proj.input_scale not found in params_dict"
 HEAD = (
@@ -22,16 +17,11 @@ HEAD = (
 )
 
 
-def _subject(text: str) -> str:
-    subject = classify(parse_text(text), CATALOG, Gate.START).subject
-    return f"{subject.exception}: {subject.message}"
-
-
 def test_a_paste_cut_after_an_assert_failed_that_assert() -> None:
     text = f"The load fails with:\n\n{WARNING}\n{HEAD}    assert param.shape == tensor.shape\n"
-    assert _subject(text) == "AssertionError: assert param.shape == tensor.shape"
+    assert subject_of(text) == "AssertionError: assert param.shape == tensor.shape"
 
 
 def test_a_paste_cut_after_a_call_reads_the_line_before() -> None:
     text = f"The load fails with:\n\n{WARNING}\n{HEAD}    param.copy_(tensor)\n"
-    assert _subject(text) == f"error_line: {WARNING.split('] ', 1)[1]}"
+    assert subject_of(text) == f"error_line: {WARNING.split('] ', 1)[1]}"

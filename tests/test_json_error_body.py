@@ -7,18 +7,9 @@ type, is the failure, not the line that opens the object. A JSON object that is 
 
 from __future__ import annotations
 
-from autofix.catalog import load_catalog
-from autofix.classify import classify
-from autofix.model import Gate
-from autofix.tracebacks import parse_text
+from .proposing import subject_of
 
-CATALOG = load_catalog()
 SAID = "This model cannot score documents by default. Please relaunch with `--toy-flag` or use another model."
-
-
-def _subject(text: str) -> str:
-    subject = classify(parse_text(text), CATALOG, Gate.START).subject
-    return f"{subject.exception}: {subject.message}"
 
 
 def test_a_pretty_printed_error_object_is_read_by_its_message() -> None:
@@ -28,13 +19,13 @@ def test_a_pretty_printed_error_object_is_read_by_its_message() -> None:
         f'  "message": "{SAID}",\n'
         '  "type": "BadRequestError",\n  "param": null,\n  "code": 400\n}\n```\n'
     )
-    assert _subject(text) == f"BadRequestError: {SAID}"
+    assert subject_of(text) == f"BadRequestError: {SAID}"
 
 
 def test_an_error_object_on_one_line_is_read_the_same() -> None:
     body = f'{{"object":"error","message":"{SAID}","type":"BadRequestError","param":null,"code":400}}'
     text = f"# [Bug] scoring endpoint refuses every request\n\ncurl answers:\n{body}\n"
-    assert _subject(text) == f"BadRequestError: {SAID}"
+    assert subject_of(text) == f"BadRequestError: {SAID}"
 
 
 def test_a_request_body_is_no_error() -> None:
@@ -43,4 +34,4 @@ def test_a_request_body_is_no_error() -> None:
         '  "model": "toy",\n  "message": "Summarize the following report in two sentences.",\n'
         '  "max_tokens": 64\n}\n```\nand it takes a minute to answer, with a timeout at the client.\n'
     )
-    assert "Summarize" not in _subject(text)
+    assert "Summarize" not in subject_of(text)

@@ -6,18 +6,9 @@ reports it, as "device-side assert triggered" reports a CUDA assert."""
 
 from __future__ import annotations
 
-from autofix.catalog import load_catalog
-from autofix.classify import classify
-from autofix.model import Gate
-from autofix.tracebacks import parse_text
+from .proposing import subject_of
 
-CATALOG = load_catalog()
 ASSERT = "Assertion failed: toy_gemm/include/impls/pack_layout.cuh:88, condition: (bits[i] & 0x7fu) == 0"
-
-
-def _subject(text: str) -> str:
-    subject = classify(parse_text(text), CATALOG, Gate.START).subject
-    return f"{subject.exception}: {subject.message}"
 
 
 def test_the_kernel_assert_comes_before_the_launch_failure_reporting_it() -> None:
@@ -27,9 +18,9 @@ def test_the_kernel_assert_comes_before_the_launch_failure_reporting_it() -> Non
         "tvm.error.InternalError: CUDA driver error (jit/impls/pack_layout.hpp:40): 719 (CUDA_ERROR_LAUNCH_FAILED)\n"
         "```\n"
     )
-    assert "condition: (bits[i] & 0x7fu) == 0" in _subject(text)
+    assert "condition: (bits[i] & 0x7fu) == 0" in subject_of(text)
 
 
 def test_a_launch_failure_without_an_assert_is_itself_the_failure() -> None:
     text = "tvm.error.InternalError: CUDA driver error (jit/impls/pack_layout.hpp:40): 719 (CUDA_ERROR_LAUNCH_FAILED)\n"
-    assert "CUDA_ERROR_LAUNCH_FAILED" in _subject(text)
+    assert "CUDA_ERROR_LAUNCH_FAILED" in subject_of(text)

@@ -5,17 +5,7 @@ sampler: logits' failed.`") states its failure itself, as a kernel's own assert 
 
 from __future__ import annotations
 
-from autofix.catalog import load_catalog
-from autofix.classify import classify
-from autofix.model import Gate
-from autofix.tracebacks import parse_text
-
-CATALOG = load_catalog()
-
-
-def _subject(text: str) -> str:
-    subject = classify(parse_text(text), CATALOG, Gate.START).subject
-    return f"{subject.exception}: {subject.message}"
+from .proposing import subject_of
 
 
 def test_a_version_is_not_the_quoted_error() -> None:
@@ -24,7 +14,7 @@ def test_a_version_is_not_the_quoted_error() -> None:
         "- the same checkout fails with FlashInfer `0.7.2.post1` and `0.7.3`;\n"
         "- it passes with `0.7.1`.\n"
     )
-    assert not _subject(text).startswith("quoted_error: 0.7"), _subject(text)
+    assert not subject_of(text).startswith("quoted_error: 0.7"), subject_of(text)
 
 
 def test_an_assertion_quoted_in_backticks_is_the_failure() -> None:
@@ -33,4 +23,4 @@ def test_an_assertion_quoted_in_backticks_is_the_failure() -> None:
         "- the same checkout fails with FlashInfer `0.7.2.post1` and `0.7.3`;\n"
         "- First prefill: `Assertion 'NaN detected! sampler: next_logits' failed.` on all ranks\n"
     )
-    assert "NaN detected! sampler: next_logits" in _subject(text)
+    assert "NaN detected! sampler: next_logits" in subject_of(text)

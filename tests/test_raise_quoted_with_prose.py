@@ -6,12 +6,8 @@ quoted without a sentence saying it raised is only code."""
 
 from __future__ import annotations
 
-from autofix.catalog import load_catalog
-from autofix.classify import classify
-from autofix.model import Gate
-from autofix.tracebacks import parse_text
+from .proposing import subject_of
 
-CATALOG = load_catalog()
 CODE = (
     'if self.attention_backend == "toy_mha":\n'
     "if not toy_arch_supported():\n"
@@ -27,18 +23,13 @@ CUT = (
 )
 
 
-def _subject(text: str) -> str:
-    subject = classify(parse_text(text), CATALOG, Gate.START).subject
-    return f"{subject.exception}: {subject.message}"
-
-
 def test_the_raise_the_prose_says_happened_is_the_failure() -> None:
     text = f"# [Bug] auto backend fails\n\nLater during the arch check, a ValueError is raised.\n{CODE}Reproduction\n{CUT}\n"
-    assert _subject(text) == (
+    assert subject_of(text) == (
         "ValueError: TOY MHA backend is only supported on Toy GPUs. Please use a different backend."
     )
 
 
 def test_quoted_code_alone_is_only_code() -> None:
     text = f"# [Bug] auto backend fails\n\nThe check reads:\n{CODE}Reproduction\n{CUT}\n"
-    assert not _subject(text).startswith("ValueError: TOY MHA")
+    assert not subject_of(text).startswith("ValueError: TOY MHA")

@@ -7,22 +7,22 @@ user did not turn on are not touched."""
 
 from __future__ import annotations
 
-from .proposing import FULL, proposed_labels
+from .proposing import FULL, proposed, proposed_labels, tried_after_base
 
+ARGS = {
+    "moe-runner-backend": "lora_triton",
+    "enable-lora": True,
+    "enable-eplb": True,
+    "ep-num-redundant-experts": "16",
+    "ep-size": "8",
+}
 MESSAGE = (
     "--moe-runner-backend lora_triton currently requires trivial expert placement without EPLB or redundant experts."
 )
 
 
 def test_the_features_named_after_without_go_in_one_move() -> None:
-    args = {
-        "moe-runner-backend": "lora_triton",
-        "enable-lora": True,
-        "enable-eplb": True,
-        "ep-num-redundant-experts": "16",
-        "ep-size": "8",
-    }
-    labels = proposed_labels(args, "ValueError", MESSAGE, catalog=FULL)
+    labels = proposed_labels(ARGS, "ValueError", MESSAGE, catalog=FULL)
     assert labels[0] == "drop enable-eplb; drop ep-num-redundant-experts", labels
 
 
@@ -33,14 +33,5 @@ def test_only_the_features_the_user_turned_on() -> None:
 
 
 def test_the_search_tries_them_before_dropping_the_choice() -> None:
-    from .proposing import proposed, tried_after_base
-
-    args = {
-        "moe-runner-backend": "lora_triton",
-        "enable-lora": True,
-        "enable-eplb": True,
-        "ep-num-redundant-experts": "16",
-        "ep-size": "8",
-    }
-    base, proposals = proposed(args, "ValueError", MESSAGE, catalog=FULL)
+    base, proposals = proposed(ARGS, "ValueError", MESSAGE, catalog=FULL)
     assert tried_after_base(base, proposals) == "drop enable-eplb; drop ep-num-redundant-experts"

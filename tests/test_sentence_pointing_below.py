@@ -9,18 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from autofix.catalog import load_catalog
-from autofix.classify import classify
-from autofix.model import Gate
-from autofix.tracebacks import parse_text
+from .proposing import subject_of
 
-CATALOG = load_catalog()
 PRINTED = "[2026-02-02 10:00:00] Parameter model.model.norm.weight not found in params_dict"
-
-
-def _subject(text: str) -> str:
-    subject = classify(parse_text(text), CATALOG, Gate.START).subject
-    return f"{subject.exception}: {subject.message}"
 
 
 @pytest.mark.parametrize(
@@ -33,9 +24,9 @@ def _subject(text: str) -> str:
 )
 def test_a_sentence_pointing_below_gives_way_to_the_printed_line(sentence: str) -> None:
     text = f"# [Bug] Weight names differ after fine-tuning\n\n{sentence}\n```\n{PRINTED}\n```\n"
-    assert "params_dict" in _subject(text)
+    assert "params_dict" in subject_of(text)
 
 
 def test_a_sentence_that_says_what_failed_still_counts() -> None:
     text = "# [Bug] Weight names differ after fine-tuning\n\nThe server crashes with an error when loading weights.\n"
-    assert "crashes" in _subject(text)
+    assert "crashes" in subject_of(text)
