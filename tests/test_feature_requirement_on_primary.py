@@ -28,3 +28,18 @@ def test_a_refusal_of_the_users_value_does_not() -> None:
     child = base.with_arg("quantization", "modelopt_fp4")
     message = "moe_wna16 quantization is not supported for Flashinfer MOE; modelopt_fp4 quantization is required"
     assert not gives_up_primary(base, child, FULL, message)
+
+
+def test_a_value_of_the_same_family_is_no_choice_given_up() -> None:
+    """Round 45r, written before the change (0.4.10.post2's eighth, first and third sets, in
+    sample: their verified fixes move petit_nvfp4 or modelopt to modelopt_fp4 and keep the
+    FlashInfer MoE): a required value that shares a word with the user's (fp4 in nvfp4, the
+    modelopt family) is another kernel or spelling of the same checkpoint's format, so changing
+    to it gives nothing up; a foreign one (fp8 or moe_wna16 to modelopt_fp4) still does."""
+    message = "modelopt_fp4 quantization is required for Flashinfer MOE"
+    for held in ("petit_nvfp4", "modelopt"):
+        base = _base(held)
+        assert not gives_up_primary(base, base.with_arg("quantization", "modelopt_fp4"), FULL, message), held
+    for held in ("fp8", "moe_wna16"):
+        base = _base(held)
+        assert gives_up_primary(base, base.with_arg("quantization", "modelopt_fp4"), FULL, message), held
