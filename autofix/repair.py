@@ -519,9 +519,19 @@ def _required_for_feature(flag: str, held: ArgValue, catalog: Catalog, message: 
     it asks nothing of the user's choice but for that feature."""
     names = "|".join(re.escape(n) for n in {field_name(flag), *catalog.spellings(flag)})
     found = re.search(rf"(?i)(?<![\w-])(?P<value>[\w.-]+) (?:{names}) (?:is|are) required (?:for|by)\b", message)
-    if found is None or not isinstance(held, str) or found.group("value").lower() == held.lower():
+    if found is None or not isinstance(held, str) or _same_family(found.group("value"), held):
         return False
     return re.search(rf"(?i)(?<![\w-]){re.escape(held)}(?![\w-])", message) is None
+
+
+MIN_FAMILY_WORD = 3  # shorter words (v2, 1) are shared by unrelated values
+
+
+def _same_family(one: str, other: str) -> bool:
+    """Two values of a choice that share a word, one inside the other's (fp4 in nvfp4, the
+    modelopt of modelopt_fp4): another kernel or spelling of the same thing."""
+    words = [[w for w in re.split(r"[_-]", v.lower()) if len(w) >= MIN_FAMILY_WORD] for v in (one, other)]
+    return any(a in b or b in a for a in words[0] for b in words[1])
 
 
 def caused_by(move: Move, message: str, catalog: Catalog) -> bool:
