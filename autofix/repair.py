@@ -1503,6 +1503,9 @@ def _inferred(edits: Sequence[Edit], origin: str) -> Move:
     return Move(tuple(edits), inferred=True, origin=origin)
 
 
+_THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+")
+
+
 def _from_argparse(message: str, flags: Flags) -> list[Move]:
     out: list[Move] = []
     choice = _INVALID_CHOICE.search(message)
@@ -1547,7 +1550,10 @@ def _from_argparse(message: str, flags: Flags) -> list[Move]:
     elif typed and flags.spelling(typed.group("flag")):
         # '2.0' for an int, '0,85' for a float: the number the user evidently meant (their
         # own value as the parser reads it: weighed by the search as what was meant).
-        text = typed.group("value").replace(",", ".")
+        given = typed.group("value")
+        # ("10,000" for an int: a thousands separator, not '0,85''s decimal comma)
+        thousands = typed.group("type") == "int" and _THOUSANDS.fullmatch(given) is not None
+        text = given.replace(",", "") if thousands else given.replace(",", ".")
         number = as_number(text)
         if number is not None and (typed.group("type") != "int" or number.is_integer()):
             meant = str(int(number)) if typed.group("type") == "int" else text
