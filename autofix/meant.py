@@ -274,9 +274,15 @@ def _part_of_whole(text: str, name: str, info: FlagInfo | None, whole: bool) -> 
 
 
 def _thousands(text: str, _name: str, info: FlagInfo | None, _whole: bool) -> str | None:
-    if info is None or info.kind != "value" or _number_type(info) is None or not _THOUSANDS.match(text):
+    if info is None or info.kind != "value" or _number_type(info) is None:
         return None
-    return re.sub(r"[,_ ]", "", text.strip())
+    return without_thousands(text)
+
+
+def without_thousands(text: str) -> str | None:
+    """A number written with thousands separators ("10,000", "1_000_000"), without them;
+    None when ``text`` is not one."""
+    return re.sub(r"[,_ ]", "", text.strip()) if _THOUSANDS.match(text) else None
 
 
 def _times(text: str, _name: str, info: FlagInfo | None, whole: bool) -> str | None:

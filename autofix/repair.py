@@ -23,7 +23,7 @@ from .catalog import Catalog, Component, EditSpec, FailureClass, FlagInfo, MoveS
 from .choices import LOG_LEVEL_WORDS, MODE_WORDS, closest_choices, evidently_meant, near_choice
 from .classify import AVOIDED_BY, MATCH_LINE, Diagnosis, Subject, caller_frames
 from .features import is_on, off_by_words, on_by_words, switched_off
-from .meant import DEFAULT_WORDS, as_meant, as_number, plain_size
+from .meant import DEFAULT_WORDS, as_meant, as_number, plain_size, without_thousands
 from .model import (
     SPELLED_ORIGIN,
     ArgValue,
@@ -1503,9 +1503,6 @@ def _inferred(edits: Sequence[Edit], origin: str) -> Move:
     return Move(tuple(edits), inferred=True, origin=origin)
 
 
-_THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+")
-
-
 def _from_argparse(message: str, flags: Flags) -> list[Move]:
     out: list[Move] = []
     choice = _INVALID_CHOICE.search(message)
@@ -1552,8 +1549,8 @@ def _from_argparse(message: str, flags: Flags) -> list[Move]:
         # own value as the parser reads it: weighed by the search as what was meant).
         given = typed.group("value")
         # ("10,000" for an int: a thousands separator, not '0,85''s decimal comma)
-        thousands = typed.group("type") == "int" and _THOUSANDS.fullmatch(given) is not None
-        text = given.replace(",", "") if thousands else given.replace(",", ".")
+        grouped = without_thousands(given) if typed.group("type") == "int" and "," in given else None
+        text = grouped if grouped is not None else given.replace(",", ".")
         number = as_number(text)
         if number is not None and (typed.group("type") != "int" or number.is_integer()):
             meant = str(int(number)) if typed.group("type") == "int" else text
@@ -3308,8 +3305,8 @@ def _chosen_value_named(text: str, flags: Flags) -> list[Move]:
         out.extend(_inferred([Edit(EditOp.SET, name, sibling)], "chosen") for sibling in siblings)
         out.append(_inferred([Edit(EditOp.DROP, name)], "chosen"))
         # SGLang's own pick may be the kernel that crashed: then the one that runs everywhere.
-        portable = flags.catalog.portable.get(flags.catalog.canonical(name))
-        if portable is not None and portable != value and portable not in siblings and portable in info.choices:
+        portable = _portable_beside(flags.catalog.canonical(name), value, info, flags)
+        if portable is not None and portable not in siblings:
             out.append(_inferred([Edit(EditOp.SET, name, portable)], "chosen"))
     return out
 

@@ -1263,9 +1263,9 @@ class JournalParser:
         if any(tb.exc_type for tb in self._tracebacks):
             return ()
         recent = list(self._recent)[-LOOKBACK_RAISE:]
-        prose = "\n".join(line[:PROSE_LINE] for line in recent if not _RAISE_LINE.match(line[:PROSE_LINE]))
-        for number, line in enumerate(recent):
-            raised = _RAISE_LINE.match(line[:PROSE_LINE])
+        raises = [_RAISE_LINE.match(line[:PROSE_LINE]) for line in recent]
+        prose = "\n".join(line[:PROSE_LINE] for line, raised in zip(recent, raises, strict=True) if raised is None)
+        for number, raised in enumerate(raises):
             if raised is None:
                 continue
             name = raised.group("type")
