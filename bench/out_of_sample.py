@@ -143,6 +143,7 @@ SETS = (
     "sglang-0.5.11-ninth",
     "sglang-0.5.11-tenth",
     "sglang-0.5.11-eleventh",
+    "sglang-0.5.11-twelfth",
     "spellings",
 )
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
