@@ -122,6 +122,10 @@ _GLUED_EXCEPTION = re.compile(rf"(?:^|\s)(?P<line>{_FAILURE_NAME}(?::\s.*|$))")
 # A traceback re-indented as a block puts its closing line where its frames are: "  AssertionError"
 # (named like a failure: other indented lines in a traceback are decoration).
 _INDENTED_EXCEPTION = re.compile(rf"^ {{1,2}}(?P<type>{_FAILURE_NAME})(?:: (?P<msg>.*))?$")
+# The start of a frame line: a traceback cut after "F", "Fi", "Fil" or "File" was cut there.
+_FRAME_HEADER = 'File "'
+# A fence opening below a bare exception line ("```" or "```text"): what it holds is the message.
+_OPENING_FENCE = re.compile(r"^```[\w-]*\s*$")
 _REPEATED = re.compile(r"^\s*\[Previous line repeated \d+ more times?\]$")
 # Exception classes are CamelCase by convention: "sglang.service: Main process exited" is no exception.
 # Ray's wrapper names the remote exception in parentheses: "ray.exceptions.RayTaskError(OutOfMemoryError)".
@@ -1430,6 +1434,9 @@ class JournalParser:
             stream = self._streams.get(key)
             tb = stream.open if stream is not None else None
             if tb is not None and tb.state == "message":
+                if tb.awaiting_message:  # a bare class line: its message may follow a blank line
+                    self._in_message[key] = None
+                    continue
                 tb.state = "blank"
 
     def _close_stale(self) -> None:
@@ -1627,6 +1634,8 @@ class JournalParser:
                 return True
             indented = body.startswith(" ")
             exc = _INDENTED_EXCEPTION.match(body.rstrip()) if indented else _EXC_LINE.match(body.strip())
+            if exc is not None and _FRAME_HEADER.startswith(body.strip()):
+                exc = None  # "Fil": the paste cut inside the next frame's header
             if exc is None and tb.expect_source and not indented:
                 # A flat paste (indentation lost): the line after a frame is its source.
                 tb.pending_source.append(body.strip())
@@ -1648,9 +1657,12 @@ class JournalParser:
                 self._signal(key, stream, body)
             return True
         if tb.state == "message":
-            if tb.awaiting_message and _TB_START not in body and not body.startswith("```"):
-                tb.message_lines, tb.awaiting_message = [body.strip()], False
-                return True
+            if tb.awaiting_message and _TB_START not in body:
+                if _OPENING_FENCE.match(body):
+                    return True  # the class as prose, its message in the fence below
+                if not body.startswith("```"):
+                    tb.message_lines, tb.awaiting_message = [body.strip()], False
+                    return True
             if (
                 _TB_START in body
                 or (

@@ -67,12 +67,7 @@ def test_a_frame_header_cut_to_its_first_letters_is_no_exception() -> None:
 
 @pytest.mark.parametrize("cut", ["F", "Fi", "File"])
 def test_any_cut_of_the_header_ends_the_traceback(cut: str) -> None:
-    text = (
-        "Traceback (most recent call last):\n"
-        '  File "/toy/server.py", line 10, in main\n'
-        "    run()\n"
-        f"{cut}\n"
-    )
+    text = f'Traceback (most recent call last):\n  File "/toy/server.py", line 10, in main\n    run()\n{cut}\n'
     assert not subject_of(text).startswith(f"{cut}:")
 
 

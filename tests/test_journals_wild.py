@@ -347,8 +347,6 @@ MISSES = {
     "sglang-2706": "round 64: measured on round 45a's engine (edae998), not tuned on",
     "sglang-jax-1273": "round 66: measured on round 45's engine (7d6dfc6), not tuned on",
     "sglang-36802": "round 67: measured on round 45's engine (7d6dfc6), not tuned on",
-    "sglang-25823": "round 68: measured on round 45's engine (7d6dfc6), not tuned on",
-    "sglang-29149": "round 68: measured on round 45's engine (7d6dfc6), not tuned on",
 }
 
 
