@@ -122,6 +122,7 @@ SETS = (
     "users30",
     "users31",
     "users32",
+    "users33",
     "sglang-0.4.10.post2-first",
     "sglang-0.4.10.post2-second",
     "sglang-0.4.10.post2-third",
