@@ -39,3 +39,40 @@ def test_a_small_value_over_the_bound_is_no_percentage() -> None:
 def test_a_range_that_is_not_zero_to_one_is_mended_as_before() -> None:
     labels = _labels({"mem-fraction-static": "80"}, "--mem-fraction-static must be in the range (0, 100]... ")
     assert "set mem-fraction-static=0.8" not in labels
+
+
+# Round 46b, written before the change: a percentage given to a float flag the parser leaves
+# without a default (a usage watermark, a queue ratio: SGLang picks it at start) is a part of
+# a whole too: 30% is 0.3. What else a percentage could mean to a float there is nothing.
+
+
+def test_a_percentage_given_to_a_float_with_no_default_is_a_fraction() -> None:
+    from autofix.catalog import load_catalog
+    from autofix.meant import as_meant
+
+    catalog = load_catalog()
+    floats = [
+        name
+        for name, info in catalog.flags.items()
+        if info.kind == "value" and info.type == "float" and info.default is None
+    ]
+    assert floats  # the parser has such flags: the reading is measured on all of them
+    for name in floats:
+        assert as_meant("30%", name, catalog) == "0.3", name
+
+
+def test_a_percentage_given_to_an_int_flag_is_still_no_number() -> None:
+    from autofix.catalog import load_catalog
+    from autofix.meant import as_meant
+
+    assert as_meant("50%", "max-running-requests", load_catalog()) is None
+
+
+def test_the_parser_refusing_a_percentage_for_such_a_float_gets_the_fraction_first() -> None:
+    # the parser's own words and Python's, both naming the value the user typed
+    for message in (
+        "argument --swa-full-tokens-ratio: invalid float value: '40%'",
+        "could not convert string to float: '40%'",
+    ):
+        labels = _labels({"swa-full-tokens-ratio": "40%"}, message)
+        assert labels[0] == "set swa-full-tokens-ratio=0.4", message
