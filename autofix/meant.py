@@ -259,12 +259,15 @@ def _port(text: str, name: str, _info: FlagInfo | None, whole: bool) -> str | No
 
 def _part_of_whole(text: str, name: str, info: FlagInfo | None, whole: bool) -> str | None:
     """A percentage (90% -> 0.9) or a ratio a:b (1:4 -> 0.25) of a flag that is a part of
-    a whole: its name says so, or its parser default is a fraction."""
+    a whole: its name says so, or its parser default is a fraction. A percentage given to a
+    float the parser leaves without a default (SGLang picks it at start: a watermark, a
+    ratio) is one too: to a float a percentage means nothing else."""
     default = info.default if info is not None else None
     fraction = isinstance(default, (int, float)) and not isinstance(default, bool) and 0 < default <= 1
-    if whole or not (_PART_OF_WHOLE.search(name) or (fraction and _number_type(info) == "float")):
-        return None
+    part = _PART_OF_WHOLE.search(name) or (fraction and _number_type(info) == "float")
     percent = _PERCENT.match(text)
+    if whole or not (part or (percent is not None and default is None and _number_type(info) == "float")):
+        return None
     if percent is not None:
         return tidy(float(percent.group("number")) / 100)
     ratio = _A_TO_B.match(text)

@@ -1555,6 +1555,9 @@ def _from_argparse(message: str, flags: Flags) -> list[Move]:
         if number is not None and (typed.group("type") != "int" or number.is_integer()):
             meant = str(int(number)) if typed.group("type") == "int" else text
             out.append(_inferred([Edit(EditOp.SET, flags.target(typed.group("flag")), meant)], SPELLED_ORIGIN))
+        elif number is None and (read := as_meant(given, typed.group("flag"), flags.catalog)) is not None:
+            # '40%' for a ratio, '2k' for a token count: the number as the flag reads it
+            out.append(_inferred([Edit(EditOp.SET, flags.target(typed.group("flag")), read)], SPELLED_ORIGIN))
     bad = _BAD_VALUE.search(message)
     if bad and flags.spelling(bad.group(1)):
         out.append(_inferred([Edit(EditOp.DROP, flags.target(bad.group(1)))], "argparse"))
@@ -1841,8 +1844,6 @@ def _numbers_refused(message: str, flags: Flags) -> list[Move]:
     out: list[Move] = []
     for found in _NOT_A_NUMBER.finditer(message):
         refused = found.group("value") or found.group("value2")
-        if _as_numbers(refused) is None:
-            continue
         for name, value in flags.candidate.args:
             members = value if isinstance(value, tuple) else (value,) if isinstance(value, str) else ()
             if refused not in members or flags.is_pinned(name):
