@@ -133,6 +133,7 @@ SETS = (
     "sglang-0.4.10.post2-eighth",
     "sglang-0.4.10.post2-ninth",
     "sglang-0.4.10.post2-tenth",
+    "sglang-0.4.10.post2-eleventh",
     "sglang-0.5.11-first",
     "sglang-0.5.11-second",
     "sglang-0.5.11-third",
