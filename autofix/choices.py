@@ -73,6 +73,8 @@ def near_choice(given: str, choice: str) -> bool:
         return True  # given abbreviates the choice (bf16), or the choice what was written (hf)
     if _same_stem(g, c):
         return True  # the same word with another ending (decoding: decode)
+    if same_first_word(given, choice):
+        return True  # two variants of one line (qwen3_xml: qwen3_coder)
     return difflib.SequenceMatcher(None, g, c).ratio() >= NEAR_SPELLING
 
 
@@ -118,7 +120,7 @@ def closest_choices(given: str, choices: Sequence[str], preferred: Sequence[str]
         key=lambda c: (rank.get(c, len(rank)), choices.index(c)),
     )
     similar = difflib.get_close_matches(given, choices, n=len(choices), cutoff=0.0)
-    leading = [*_major_version(given, choices), *_leading_words(given, choices)]
+    leading = [*_major_version(given, choices), *_leading_words(given, choices), *_same_line(given, choices)]
     return list(dict.fromkeys([*meant, *prefixed, *leading, *similar]))
 
 
@@ -212,6 +214,29 @@ def _leading_words(given: str, choices: Sequence[str]) -> list[str]:
     held = {c: len(set(_words(c)) & set(words)) for c in choices}
     fuller = sorted((c for c in choices if held[c] > leading[0][0]), key=lambda c: -held[c])
     return [*fuller, *(c for _, c in leading)]
+
+
+def _same_line(given: str, choices: Sequence[str]) -> list[str]:
+    """The variants of the line ``given`` names by its first word when that word is no
+    choice itself ('qwen3_xml': qwen3_coder, not qwen): another engine's name for one
+    variant, and the parser's names for that line's variants (see same_first_word)."""
+    first = _words(given)[:1]
+    if any(bare(c) == "".join(first) for c in choices):
+        return []  # the line's own name is a choice: the leading words give it
+    line = [c for c in choices if same_first_word(given, c)]
+    return sorted(line, key=lambda c: -len(_common_start(bare(given), bare(c))))
+
+
+def _common_start(a: str, b: str) -> str:
+    return a[: next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))]
+
+
+def same_first_word(given: str, choice: str) -> bool:
+    """Both are names of several words that start with the same word, a name's own (four
+    characters or more, not a number; 'fp8' is a format every dtype of its kind starts
+    with): two variants of one line ('qwen3_xml', 'qwen3_coder')."""
+    a, b = _words(given), _words(choice)
+    return len(a) > 1 and len(b) > 1 and a[0] == b[0] and len(a[0]) >= MIN_STEM and not a[0].isdigit()
 
 
 def _words(text: str) -> list[str]:
