@@ -393,7 +393,8 @@ def _unrecognized_flags(text: str, candidate: Candidate) -> list[str]:
     unknown = _UNRECOGNIZED.search(text)
     if unknown is None:
         return []
-    return [flag for flag in _TYPED_FLAG.findall(unknown.group(1)) if candidate.has(flag)]
+    named = [*_TYPED_FLAG.findall(unknown.group(1)), *_SHORT_OPTION.findall(unknown.group(1))]
+    return [flag for flag in named if candidate.has(flag)]
 
 
 def _answering_all(move: Move, candidate: Candidate, refused: Sequence[str]) -> Move:
@@ -1069,6 +1070,8 @@ def _is_noop(edit: Edit, candidate: Candidate) -> bool:
 
 _FLAG_IN_TEXT = re.compile(r"--([a-z0-9][a-z0-9-]*)")
 _TYPED_FLAG = re.compile(r"--([A-Za-z0-9][A-Za-z0-9_-]*)")
+# A short option as typed (-O3, -tp): the command keeps it under its dash.
+_SHORT_OPTION = re.compile(r"(?<![\w-])(-[A-Za-z][A-Za-z0-9_]*)(?![\w-])")
 _VALUE = r"'?\"?(?P<value>[A-Za-z0-9_][\w.:/-]*)"
 _SUGGESTED_VALUE = re.compile(
     r"(?i:requires|use|set|pass|run with|only supports|must be|needs?)\s+--(?P<flag>[a-z0-9][a-z0-9-]*)(?:\s*=\s*|\s+)"
