@@ -252,9 +252,13 @@ def _reported_line(journal: Journal, root: Traceback | None) -> Signal | None:
 AVOIDED_BY = re.compile(
     r"--(?P<flag>[a-z][a-z0-9-]*)[`'\"*]*(?:\s+\w+){0,2}\s+(?i:avoids|fixes|resolves|solves|prevents"
     r"|works around|works (?:fine|correctly|well))\b"
+    # ... or the failure said to go away by it: "suppressed by X=1 and --disable-x", "avoided by --x"
+    r"|(?i:suppressed|avoided|fixed|resolved|mitigated|worked around|goes away) (?:by|with)\b"
+    r"[^\n.;]{0,60}?--(?P<flag2>[a-z][a-z0-9-]*)"
 )
 _ADVICE = re.compile(
-    r"(?i)\b(?:work ?around|try|please|you (?:can|may|could|should|need to)|consider|to (?:avoid|fix)|add|pass)\b"
+    r"(?i)\b(?:work ?around|try|trying|please|you (?:can|may|could|should|need to)|consider|to (?:avoid|fix)|add|pass"
+    r"|recommend(?:ed|s)?|suggest(?:ed|s)?|unless)\b"
     r"[^\n]{0,80}?[`'\"]?--[a-z]"
 )
 MAX_ADVICE = 6

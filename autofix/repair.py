@@ -1362,7 +1362,7 @@ MAX_COMPONENTS = 3  # the innermost few components a traceback passes through
 
 # A flag an advice line tells the operator to add, pass or try, with the value it gives.
 _ADVISED = re.compile(
-    r"(?i:add|pass|use|set|try|specify|enable|with)\s+[`'\"]?--(?P<flag>[a-z0-9][a-z0-9-]*)[`'\"]?"
+    r"(?i:add|pass|use|set|try|trying|specify|enable|with|recommend|suggest|unless)\s+[`'\"]?--(?P<flag>[a-z0-9][a-z0-9-]*)[`'\"]?"
     r"(?:(?:\s*=\s*|\s+)[`'\"]?(?P<value>[A-Za-z0-9_][\w.:/-]*))?"
 )
 
@@ -1373,7 +1373,7 @@ def advice_moves(advice: Sequence[str], flags: Flags) -> list[Move]:
     out: list[Move] = []
     for line in advice:
         advised = [(f.group("flag"), (f.group("value") or "").rstrip(".,;:)")) for f in _ADVISED.finditer(line)]
-        advised.extend((found.group("flag"), "") for found in AVOIDED_BY.finditer(line))
+        advised.extend((found.group("flag") or found.group("flag2"), "") for found in AVOIDED_BY.finditer(line))
         for flag, value in advised:
             edit = _advised_edit(flag, value, flags)
             # (advice to set what is set already: "true" as typed, True as parsed)

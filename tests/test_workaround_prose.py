@@ -21,7 +21,10 @@ FAILURE = (
     [
         ("Recommend trying --attention-backend triton", "set attention-backend=triton"),
         ("I'd suggest --attention-backend triton here.", "set attention-backend=triton"),
-        ("The crash is suppressed by CUDA_LAUNCH_BLOCKING=1 and --disable-radix-cache.", "set disable-radix-cache=True"),
+        (
+            "The crash is suppressed by CUDA_LAUNCH_BLOCKING=1 and --disable-radix-cache.",
+            "set disable-radix-cache=True",
+        ),
         ("It is avoided by `--disable-radix-cache` on our side.", "set disable-radix-cache=True"),
         ("It happens unless `--mem-fraction-static 0.7` is passed explicitly.", "set mem-fraction-static=0.7"),
     ],
