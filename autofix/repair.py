@@ -1695,12 +1695,27 @@ def _extra_values(left_over: str, flags: Flags) -> list[Move]:
             elif _ADDRESS_FLAG.search(name) and _port_written_apart(value) and not flags.is_pinned(name):
                 # An address and its port as two words (a space where the colon goes).
                 out.append(_inferred([Edit(EditOp.SET, name, f"{value[0]}:{value[1]}")], "argparse"))
+            bound = _bound_of_sweep(name, value)
+            if bound is not None and not flags.is_pinned(name):
+                # A sweep given to a maximum (minimum): its largest (smallest) is the bound.
+                out.append(_inferred([Edit(EditOp.SET, name, bound)], "argparse"))
             # (of a pinned flag too: its first value is the one the user pinned)
             inside = _flags_inside(value[1:], flags)
             # Flags after an escaped space (' --tp-size'): the words are the user's flags, set
             # as such (the first value alone would leave them out); else extra values.
             out.append(_inferred([Edit(EditOp.SET, name, value[0]), *inside], "argparse"))
     return out
+
+
+def _bound_of_sweep(name: str, values: Sequence[str]) -> str | None:
+    """The largest of several numbers for a flag named a maximum, the smallest for one
+    named a minimum; None for other flags, or when a value is no number."""
+    words = set(name.split("-"))
+    numbers = [(as_number(v), v) for v in values]
+    if not words & {"max", "min"} or any(n is None for n, _ in numbers):
+        return None
+    pick = max if "max" in words else min
+    return pick(numbers, key=lambda n: n[0])[1]  # type: ignore[arg-type,return-value]
 
 
 def _flags_inside(words: Sequence[str], flags: Flags) -> list[Edit]:
