@@ -208,3 +208,37 @@ def test_the_failing_file_is_read_also_where_a_class_matched_but_had_nothing(
     assert "moe-runner-backend" not in winner
     attempts = json.loads(autofix("history", str(result["run"]), "--json", cwd=tmp_path).stdout)["attempts"]
     assert len(attempts) <= 3
+
+
+def test_the_candidates_environment_reaches_the_validation(sglang_python: str) -> None:
+    """Round 46h, written before the change: SGLang's validation reads SGLANG_* variables
+    while it checks (0.5.23's FlashInfer all-to-all token budget reads its capacity from
+    one); the launch sets the candidate's environment, so the preflight must too, or it
+    passes a config the launch then refuses. The same argv passes with the capacity sized
+    from its chunk, and fails with the variable set below the chunk."""
+    from autofix.hosts.local import LocalHost
+    from autofix.model import Candidate
+    from autofix.preflight import Preflight
+    from autofix.targets import Target
+
+    args = {
+        "device": "cpu",
+        "model-path": str(MODELS / "k26"),
+        "trust-remote-code": True,
+        "tp-size": "8",
+        "ep-size": "8",
+        "attn-dp-size": "8",
+        "moe-a2a-backend": "flashinfer",
+        "moe-runner-backend": "flashinfer_cutlass",
+        "chunked-prefill-size": "8192",
+    }
+    preflight = Preflight(LocalHost(), Target("sglang", sglang_python, "sglang.launch_server"))
+    preflight.start()
+    try:
+        without = preflight.check(Candidate.build(args), 120)
+        small = Candidate.build(args).with_env("SGLANG_FLASHINFER_NUM_MAX_DISPATCH_TOKENS_PER_RANK", "1024")
+        with_env = preflight.check(small, 120)
+    finally:
+        preflight.close()
+    assert without.ok, without.output[-2000:]
+    assert not with_env.ok and "token budget" in with_env.output
