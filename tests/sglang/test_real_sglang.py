@@ -215,7 +215,8 @@ def test_the_candidates_environment_reaches_the_validation(sglang_python: str) -
     while it checks (0.5.23's FlashInfer all-to-all token budget reads its capacity from
     one); the launch sets the candidate's environment, so the preflight must too, or it
     passes a config the launch then refuses. The same argv passes with the capacity sized
-    from its chunk, and fails with the variable set below the chunk."""
+    from its chunk, and fails with the variable set below the chunk each DP rank gets
+    (8192 over attention DP 8: 1024)."""
     from autofix.hosts.local import LocalHost
     from autofix.model import Candidate
     from autofix.preflight import Preflight
@@ -236,7 +237,7 @@ def test_the_candidates_environment_reaches_the_validation(sglang_python: str) -
     preflight.start()
     try:
         without = preflight.check(Candidate.build(args), 120)
-        small = Candidate.build(args).with_env("SGLANG_FLASHINFER_NUM_MAX_DISPATCH_TOKENS_PER_RANK", "1024")
+        small = Candidate.build(args).with_env("SGLANG_FLASHINFER_NUM_MAX_DISPATCH_TOKENS_PER_RANK", "512")
         with_env = preflight.check(small, 120)
     finally:
         preflight.close()
