@@ -103,9 +103,14 @@ class Preflight:
         self._counter += 1
         request_id = f"c{self._counter}"
         started = time.monotonic()
-        request: dict[str, Any] = {"id": request_id, "argv": candidate.argv(), "timeout": timeout}
-        if self.target.family == "vllm":
-            request["env"] = candidate.env_dict()  # vLLM reads VLLM_* settings while it validates
+        # The engines read their settings from the environment while they validate (SGLANG_*,
+        # VLLM_*): the candidate's, as its launch sets them (over the pipe, never an argv).
+        request: dict[str, Any] = {
+            "id": request_id,
+            "argv": candidate.argv(),
+            "timeout": timeout,
+            "env": candidate.env_dict(),
+        }
         self._channel.send_line(json.dumps(request))
         # The probe enforces the timeout on its child; allow it a margin to report.
         answer = _read_json(self._channel, timeout + 30.0, want_id=request_id)

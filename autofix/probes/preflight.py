@@ -11,7 +11,7 @@ everything SGLang prints is moved to stderr so it cannot corrupt them):
                 "parser": {"flags": {name: {kind, type, choices, default, deprecated, help}},
                            "aliases": {other spelling: name}}}
                or {"event": "error", "kind": "no_sglang", "output": "<traceback>"} and exit 3
-    <- request {"id": "a1", "argv": ["--model-path", ...], "timeout": 120}
+    <- request {"id": "a1", "argv": ["--model-path", ...], "timeout": 120, "env": {...}}
     -> answer  {"id": "a1", "ok": true|false, "status": "ok|failed|timeout|crashed",
                 "steps_run": [...], "resolved": {field: value}, "changed": {field: [raw, resolved]},
                 "output": "<log lines and the traceback, as SGLang printed them>", "seconds": 0.4}
@@ -273,7 +273,10 @@ def _resolved_before_refusal(held: dict[str, Any], set_fields: list[str]) -> dic
     return {n: v for n, v in now.items() if n in raw and raw[n] != v and n not in set_fields and n not in _NOISY}
 
 
-def _child(argv: list[str], set_fields: list[str], result_fd: int, log_path: str) -> None:
+def _child(argv: list[str], env: dict[str, str], set_fields: list[str], result_fd: int, log_path: str) -> None:
+    # The candidate's environment, as its launch will have it: SGLang's checks read SGLANG_*
+    # variables while they validate (a budget's capacity, a kill switch).
+    os.environ.update(env)
     # Everything SGLang prints (stdout and stderr) goes to the log file, in order.
     log_fd = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     os.dup2(log_fd, 1)
@@ -320,6 +323,7 @@ def _read_log(path: str, limit: int = 2_000_000) -> str:
 def _handle(request: dict[str, Any], version: str) -> dict[str, Any]:
     started = time.monotonic()
     argv = [str(a) for a in request.get("argv", [])]
+    env = {str(k): str(v) for k, v in (request.get("env") or {}).items()}
     timeout = float(request.get("timeout", 120))
     set_fields = [a[2:].replace("-", "_") for a in argv if a.startswith("--")]
     fd, log_path = tempfile.mkstemp(prefix="autofix-preflight-", suffix=".log")
@@ -329,7 +333,7 @@ def _handle(request: dict[str, Any], version: str) -> dict[str, Any]:
     if pid == 0:
         os.close(read_fd)
         try:
-            _child(argv, set_fields, write_fd, log_path)
+            _child(argv, env, set_fields, write_fd, log_path)
         finally:
             os._exit(70)
     os.close(write_fd)
