@@ -226,6 +226,9 @@ def propose(
         # (not for a class that says no flag fixes its failure: a damaged checkpoint).
         moves.extend(_chosen_choice_refused(diagnosis.subject.said or "", flags))
         moves.extend(_related_by_words(failure_text, flags))
+    # A variable the message says to set to a value (a switch: "Set X=1 to use the Triton
+    # path"): one way among the message's others, after them and the last resort (round 46g).
+    moves.extend(_env_switches(diagnosis.subject.said or "", flags))
     if diagnosis.failure.gate.on_gpus and cls is None:
         # A running server's failure no class names: relaunch without each optional
         # feature the user turned on, after everything read off the failure.
@@ -279,6 +282,12 @@ def propose(
     # orphans what the user asked for last; otherwise in the order found.
     children.sort(key=lambda t: t[0])
     return [Proposal(move, child, i, tier == GIVES_UP_TIER) for i, (tier, move, child) in enumerate(children)]
+
+
+def _env_switches(message: str, flags: Flags) -> list[Move]:
+    from .wording import env_the_message_sets  # it builds on this module's helpers
+
+    return env_the_message_sets(message, flags, bounds=False)
 
 
 def propose_outward(
@@ -1231,6 +1240,7 @@ def infer(
     from .jsonargs import json_moves
     from .validation import validation_moves  # it builds on this module's helpers
     from .wording import (
+        env_the_message_sets,
         got_refused,
         host_only,
         none_compared,
@@ -1243,6 +1253,7 @@ def infer(
     moves: list[Move] = []
     message = subject.said or ""
     moves.extend(set_to_one_of(message, flags))  # the message names its own fix
+    moves.extend(env_the_message_sets(message, flags, bounds=True))  # ... or the amount a variable needs
     moves.extend(set_to_named_size(message, flags))
     moves.extend(_zero_meant_no_limit(message, flags))
     moves.extend(host_only(message, flags))

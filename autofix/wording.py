@@ -143,6 +143,43 @@ def set_to_one_of(message: str, flags: Flags) -> list[Move]:
     return [_inferred([Edit(EditOp.SET, flags.target(flag), v)], "wording") for v in dict.fromkeys(listed)]
 
 
+# "Set SGLANG_X>=5120", "export SGLANG_Y=600": an environment variable (capitals, a word of
+# its own after its prefix) a message tells the operator to set, with its value.
+_ENV_TO_SET = re.compile(
+    r"\b(?i:set|export)\s+[`'\"]?(?P<name>[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9])[`'\"]?\s*"
+    r"(?:(?:>=|=)\s*[`'\"]?(?P<value>[\w.]+)"
+    # ("set X to disable it": after "to" only a number or an on/off word is its value)
+    r"|\s(?i:to)\s+[`'\"]?(?P<value2>-?\d[\w.]*|(?i:true|false|on|off))\b)"
+)
+
+
+# A clause that says which platform its advice is for: "On ROCm, set ...", "for Ascend NPUs".
+_ON_PLATFORM = re.compile(
+    r"(?i)\b(?:on|for|with)\s+(?:an?\s+|the\s+)?(?:ROCm|AMD|HIP|NPU|Ascend|XPU|Intel|HPU|Gaudi|MUSA|MI\d{3}\w*|Apple|MPS)\b"
+)
+
+
+def _clause_before(text: str, at: int) -> str:
+    """The words of ``text`` from the sentence's start (or the line's) up to ``at``."""
+    start = max(text.rfind(". ", 0, at), text.rfind("\n", 0, at), text.rfind("; ", 0, at))
+    return text[start + 1 : at]
+
+
+def env_the_message_sets(message: str, flags: Flags, *, bounds: bool) -> list[Move]:
+    """Each variable the message tells the operator to set, with the value it gives: with
+    ``bounds``, those given a lower bound ("X>=5120", the amount the check computed: the
+    least that meets it); else those given a value (a switch: "Set X=1 to use the Triton
+    path" is one way among the message's others, measured worse first: round 46g)."""
+    out: list[Move] = []
+    for found in _ENV_TO_SET.finditer(message):
+        if (">=" in found.group(0)) is not bounds or _ON_PLATFORM.search(_clause_before(message, found.start())):
+            continue  # ("On ROCm, set X=1": advice for a platform the message names)
+        name, value = found.group("name"), (found.group("value") or found.group("value2")).rstrip(".")
+        if value and flags.candidate.env_value(name) != value:
+            out.append(_inferred([Edit(EditOp.SET_ENV, name, value)], "wording"))
+    return out
+
+
 # "require --x set to the current effective EP size": a flag asked to equal a size named
 # in words.
 _SET_TO_NAMED = re.compile(

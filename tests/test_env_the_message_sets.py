@@ -51,3 +51,11 @@ def test_the_variable_comes_before_lowering_what_the_message_lists_after_it() ->
 def test_no_value_or_no_variable_gives_no_env_move(message: str) -> None:
     labels = proposed_labels({"model-path": "/m"}, "ValueError", message)
     assert not any(label.startswith("set_env") for label in labels)
+
+
+def test_a_variable_for_a_platform_the_message_names_is_no_move() -> None:
+    message = (
+        "Toy backend needs a CUDA SM90 GPU. On ROCm, set SGLANG_TOY_AMD_PATH=1 to select the other kernel instead."
+    )
+    labels = proposed_labels({"model-path": "/m"}, "ValueError", message)
+    assert not any(label.startswith("set_env") for label in labels)
