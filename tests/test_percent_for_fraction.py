@@ -76,3 +76,22 @@ def test_the_parser_refusing_a_percentage_for_such_a_float_gets_the_fraction_fir
     ):
         labels = _labels({"swa-full-tokens-ratio": "40%"}, message)
         assert labels[0] == "set swa-full-tokens-ratio=0.4", message
+
+
+def test_a_refused_member_of_a_list_keeps_the_list() -> None:
+    # Round 46i, written before the change (46b's after-run: the fifteenth set's buckets): the
+    # parser names only the first member it refused; the flag holds them all, each as meant.
+    from .proposing import proposed
+
+    candidate, found = proposed(
+        {"prefill-delayer-wait-seconds-buckets": ["200ms", "750ms", "2s"]},
+        "SystemExit",
+        "argument --prefill-delayer-wait-seconds-buckets: invalid float value: '200ms'",
+    )
+    assert found
+    first = found[0].move.edits[0]
+    assert first.target == "prefill-delayer-wait-seconds-buckets"
+    assert first.value == ("0.2", "0.75", "2")
+    # and no reading of the one member named stands for the whole list (the search takes a
+    # spelled reading as what was meant: a lone 0.2 would lose the other buckets)
+    assert not any(e.value == "0.2" for p in found for e in p.move.edits)
