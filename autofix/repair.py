@@ -1569,8 +1569,13 @@ def _from_argparse(message: str, flags: Flags) -> list[Move]:
         if number is not None and (typed.group("type") != "int" or number.is_integer()):
             meant = str(int(number)) if typed.group("type") == "int" else text
             out.append(_inferred([Edit(EditOp.SET, flags.target(typed.group("flag")), meant)], SPELLED_ORIGIN))
-        elif number is None and (read := as_meant(given, typed.group("flag"), flags.catalog)) is not None:
-            # '40%' for a ratio, '2k' for a token count: the number as the flag reads it
+        elif (
+            number is None
+            and isinstance(flags.candidate.arg(flags.spelling(typed.group("flag")) or ""), str)
+            and (read := as_meant(given, typed.group("flag"), flags.catalog)) is not None
+        ):
+            # '40%' for a ratio, '2k' for a token count: the number as the flag reads it (of a
+            # flag holding one value: a list's refused member is mended with the list's others)
             out.append(_inferred([Edit(EditOp.SET, flags.target(typed.group("flag")), read)], SPELLED_ORIGIN))
     bad = _BAD_VALUE.search(message)
     if bad and flags.spelling(bad.group(1)):
