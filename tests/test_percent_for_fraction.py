@@ -83,7 +83,7 @@ def test_a_refused_member_of_a_list_keeps_the_list() -> None:
     # parser names only the first member it refused; the flag holds them all, each as meant.
     from .proposing import proposed
 
-    candidate, found = proposed(
+    _, found = proposed(
         {"prefill-delayer-wait-seconds-buckets": ["200ms", "750ms", "2s"]},
         "SystemExit",
         "argument --prefill-delayer-wait-seconds-buckets: invalid float value: '200ms'",
