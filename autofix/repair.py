@@ -1727,11 +1727,11 @@ def _bound_of_sweep(name: str, values: Sequence[str]) -> str | None:
     """The largest of several numbers for a flag named a maximum, the smallest for one
     named a minimum; None for other flags, or when a value is no number."""
     words = set(name.split("-"))
-    numbers = [(as_number(v), v) for v in values]
-    if not words & {"max", "min"} or any(n is None for n, _ in numbers):
+    numbers = [(number, v) for v in values if (number := as_number(v)) is not None]
+    if not words & {"max", "min"} or len(numbers) != len(values):
         return None
     pick = max if "max" in words else min
-    return pick(numbers, key=lambda n: n[0])[1]  # type: ignore[arg-type,return-value]
+    return pick(numbers, key=lambda n: n[0])[1]
 
 
 def _flags_inside(words: Sequence[str], flags: Flags) -> list[Edit]:
