@@ -86,9 +86,7 @@ MIN_STEM = 4
 def _same_stem(a: str, b: str) -> bool:
     """``a`` and ``b`` are one word with other endings: a shared start of MIN_STEM letters
     or more, after which each goes on only by an inflection ending."""
-    stem = 0
-    while stem < min(len(a), len(b)) and a[stem] == b[stem]:
-        stem += 1
+    stem = len(_common_start(a, b))
     return stem >= MIN_STEM and a[stem:] in _ENDINGS and b[stem:] in _ENDINGS
 
 
@@ -228,7 +226,11 @@ def _same_line(given: str, choices: Sequence[str]) -> list[str]:
 
 
 def _common_start(a: str, b: str) -> str:
-    return a[: next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))]
+    """The start ``a`` and ``b`` share (``qwen3`` of qwen3xml and qwen3coder)."""
+    shared = 0
+    while shared < min(len(a), len(b)) and a[shared] == b[shared]:
+        shared += 1
+    return a[:shared]
 
 
 def same_first_word(given: str, choice: str) -> bool:

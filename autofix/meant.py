@@ -264,9 +264,10 @@ def _part_of_whole(text: str, name: str, info: FlagInfo | None, whole: bool) -> 
     ratio) is one too: to a float a percentage means nothing else."""
     default = info.default if info is not None else None
     fraction = isinstance(default, (int, float)) and not isinstance(default, bool) and 0 < default <= 1
-    part = _PART_OF_WHOLE.search(name) or (fraction and _number_type(info) == "float")
+    is_float = _number_type(info) == "float"
+    part = _PART_OF_WHOLE.search(name) or (fraction and is_float)
     percent = _PERCENT.match(text)
-    if whole or not (part or (percent is not None and default is None and _number_type(info) == "float")):
+    if whole or not (part or (percent is not None and default is None and is_float)):
         return None
     if percent is not None:
         return tidy(float(percent.group("number")) / 100)

@@ -1571,7 +1571,7 @@ def _from_argparse(message: str, flags: Flags) -> list[Move]:
             out.append(_inferred([Edit(EditOp.SET, flags.target(typed.group("flag")), meant)], SPELLED_ORIGIN))
         elif (
             number is None
-            and isinstance(flags.candidate.arg(flags.spelling(typed.group("flag")) or ""), str)
+            and isinstance(flags.value(typed.group("flag"), {}), str)
             and (read := as_meant(given, typed.group("flag"), flags.catalog)) is not None
         ):
             # '40%' for a ratio, '2k' for a token count: the number as the flag reads it (of a

@@ -26,6 +26,7 @@ from .repair import (
     _inferred,
     _members,
     _parse_fragment,
+    _sentence_before,
     _words,
     flag_name,
     named_flags,
@@ -159,12 +160,6 @@ _ON_PLATFORM = re.compile(
 )
 
 
-def _clause_before(text: str, at: int) -> str:
-    """The words of ``text`` from the sentence's start (or the line's) up to ``at``."""
-    start = max(text.rfind(". ", 0, at), text.rfind("\n", 0, at), text.rfind("; ", 0, at))
-    return text[start + 1 : at]
-
-
 def env_the_message_sets(message: str, flags: Flags, *, bounds: bool) -> list[Move]:
     """Each variable the message tells the operator to set, with the value it gives: with
     ``bounds``, those given a lower bound ("X>=5120", the amount the check computed: the
@@ -172,7 +167,7 @@ def env_the_message_sets(message: str, flags: Flags, *, bounds: bool) -> list[Mo
     path" is one way among the message's others, measured worse first: round 46g)."""
     out: list[Move] = []
     for found in _ENV_TO_SET.finditer(message):
-        if (">=" in found.group(0)) is not bounds or _ON_PLATFORM.search(_clause_before(message, found.start())):
+        if (">=" in found.group(0)) is not bounds or _ON_PLATFORM.search(_sentence_before(message, found.start())):
             continue  # ("On ROCm, set X=1": advice for a platform the message names)
         name, value = found.group("name"), (found.group("value") or found.group("value2")).rstrip(".")
         if value and flags.candidate.env_value(name) != value:
