@@ -54,3 +54,17 @@ def test_a_name_no_server_argument_has_is_no_move() -> None:
 def test_advice_by_field_for_what_the_user_set_already_is_no_move() -> None:
     said = "Please set disable_radix_cache=True in the engine arguments."
     assert first_move(FAILURE + said + "\n", disable_radix_cache=True) != "set disable-radix-cache=True"
+
+
+def test_a_switch_advised_off_by_field_is_never_turned_on() -> None:
+    """"set enable_x=False": the switch stays off (round 63's miles-pr935 read it as on)."""
+    said = "The tests pass because they set `enable_mixed_chunk=False` in the engine arguments."
+    assert first_move(FAILURE + said + "\n") != "set enable-mixed-chunk=True"
+
+
+def test_a_switch_advised_off_by_field_that_the_user_turned_on_is_dropped() -> None:
+    said = "As a workaround, set `enable_mixed_chunk=False` in the engine arguments."
+    # (the user's other feature comes first in a plain bisection of what the launch turned on)
+    assert first_move(FAILURE + said + "\n", enable_torch_compile=True, enable_mixed_chunk=True) == (
+        "drop enable-mixed-chunk"
+    )
