@@ -259,7 +259,9 @@ AVOIDED_BY = re.compile(
 _ADVICE = re.compile(
     r"(?i)\b(?:work ?around|try|trying|please|you (?:can|may|could|should|need to)|consider|to (?:avoid|fix)|add|pass"
     r"|recommend(?:ed|s)?|suggest(?:ed|s)?|unless)\b"
-    r"[^\n]{0,80}?[`'\"]?--[a-z]"
+    # a flag, or a server argument by its field name given a value (an engine's keyword
+    # argument, a framework's config key: "setting `chunked_prefill_size = -1`")
+    r"[^\n]{0,80}?(?:[`'\"]?--[a-z]|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+[`'\"]?\s*=)"
 )
 MAX_ADVICE = 6
 # A notice that a flag is deprecated tells how to spell it, not how to avoid a failure: the

@@ -1376,6 +1376,13 @@ _ADVISED = re.compile(
     r"(?i:add|pass|use|set|try|trying|specify|enable|with|recommend|suggest|unless)\s+[`'\"]?--(?P<flag>[a-z0-9][a-z0-9-]*)[`'\"]?"
     r"(?:(?:\s*=\s*|\s+)[`'\"]?(?P<value>[A-Za-z0-9_][\w.:/-]*))?"
 )
+# A server argument advised by its field name and value, as an engine's keyword argument or a
+# framework's config key: "set `chunked_prefill_size = -1`", "try mem_fraction_static=0.7".
+# Not after "with": "crashes with x=True" describes the launch that failed.
+_ADVISED_FIELD = re.compile(
+    r"(?i:add|pass|use|set|setting|try|trying|specify|recommend|suggest)\s+[`'\"]?"
+    r"(?P<field>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)[`'\"]?\s*=\s*[`'\"]?(?P<value>-?[A-Za-z0-9_][\w.:/-]*)"
+)
 
 
 def advice_moves(advice: Sequence[str], flags: Flags) -> list[Move]:
@@ -1390,10 +1397,32 @@ def advice_moves(advice: Sequence[str], flags: Flags) -> list[Move]:
             # (advice to set what is set already: "true" as typed, True as parsed)
             if edit is not None and str(flags.candidate.arg(edit.target)).lower() != str(edit.value).lower():
                 out.append(_inferred([edit], "advice"))
+        out.extend(_inferred([edit], "advice") for edit in _advised_fields(line, flags))
         for found in _DIRECTION.finditer(line):
             scaled = _scaled_edit(found, flags)
             if scaled is not None:
                 out.append(_inferred([scaled], "advice"))
+    return out
+
+
+def _advised_fields(line: str, flags: Flags) -> list[Edit]:
+    """The edits ``line`` advises by a server argument's field name: only names the host's
+    parser has (a trainer's own config key is no flag of the server's). A switch advised
+    off (``enable_x=False``) is dropped when the user turned it on, never turned on."""
+    out: list[Edit] = []
+    for found in _ADVISED_FIELD.finditer(line):
+        flag, value = flag_name(found.group("field")), found.group("value").rstrip(".,;:)'\"`")
+        info = flags.catalog.flag(flag)
+        spelling = flags.spelling(flag)
+        if info is None:
+            continue
+        if info.kind == "bool" and not is_on(value):
+            edit: Edit | None = Edit(EditOp.DROP, spelling) if spelling and flags.candidate.has(spelling) else None
+        else:
+            edit = _advised_edit(flag, value, flags)
+        # (advice to set what is set already: "true" as typed, True as parsed)
+        if edit is not None and str(flags.candidate.arg(edit.target)).lower() != str(edit.value).lower():
+            out.append(edit)
     return out
 
 
