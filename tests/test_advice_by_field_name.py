@@ -57,7 +57,7 @@ def test_advice_by_field_for_what_the_user_set_already_is_no_move() -> None:
 
 
 def test_a_switch_advised_off_by_field_is_never_turned_on() -> None:
-    """"set enable_x=False": the switch stays off (round 63's miles-pr935 read it as on)."""
+    """Advice "set enable_x=False": the switch stays off (round 63's miles-pr935 read it on)."""
     said = "The tests pass because they set `enable_mixed_chunk=False` in the engine arguments."
     assert first_move(FAILURE + said + "\n") != "set enable-mixed-chunk=True"
 
