@@ -348,6 +348,7 @@ MISSES = {
     "sglang-jax-1273": "round 66: measured on round 45's engine (7d6dfc6), not tuned on",
     "sglang-36802": "round 67: measured on round 45's engine (7d6dfc6), not tuned on",
     "dynamo-pr9230": "round 71: measured on round 46's engine (6da43c2), not tuned on",
+    "sglang-20230": "round 69: measured on round 47a's engine (d2e9023), not tuned on",
     "sglang-36550": "round 70: measured on round 47a's engine (d2e9023), not tuned on",
     "sglang-39216": "round 70: measured on round 47a's engine (d2e9023), not tuned on",
 }
