@@ -95,6 +95,9 @@ class Subject:
     # A failure line read where a traceback was cut before its exception line: that
     # traceback still says where the process died (its frames name the parts it ran in).
     cut: Traceback | None = None
+    # Lines of the report that blame options for the failure ("--x is unsupported in ..."):
+    # its own suspects, tried when nothing else is read (journal ``blaming``).
+    blaming: tuple[str, ...] = ()
 
     @property
     def said(self) -> str:
@@ -521,7 +524,7 @@ def classify(
         exc, msg = fallback or ("UnknownFailure", "the process failed and left no traceback")
         subject = Subject(exc, msg, None)
     subject = _import_behind(subject, journal)
-    subject = replace(subject, advice=advice_lines(journal, subject))
+    subject = replace(subject, advice=advice_lines(journal, subject), blaming=journal.blaming)
     seen = _Seen.of(subject, _evidence_text(journal, subject))
     best: tuple[FailureClass, dict[str, str]] | None = None
     for cls in catalog.classes:

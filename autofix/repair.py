@@ -51,6 +51,7 @@ from .source import (
     failing_site,
     requirements_naming,
 )
+from .tracebacks import BLAMES_OPTION
 
 
 @dataclass(frozen=True)
@@ -224,6 +225,8 @@ def propose(
     if not moves and renamed is None and (cls is None or cls.moves):
         # Nothing read anything: the flags the message's words point at, a last resort
         # (not for a class that says no flag fixes its failure: a damaged checkpoint).
+        # The user's own flags the report blames ("--x is unsupported in ..."), first.
+        moves.extend(blamed_by_report(diagnosis.subject.blaming, flags))
         moves.extend(_chosen_choice_refused(diagnosis.subject.said or "", flags))
         moves.extend(_related_by_words(failure_text, flags))
     # A variable the message says to set to a value (a switch: "Set X=1 to use the Triton
@@ -282,6 +285,22 @@ def propose(
     # orphans what the user asked for last; otherwise in the order found.
     children.sort(key=lambda t: t[0])
     return [Proposal(move, child, i, tier == GIVES_UP_TIER) for i, (tier, move, child) in enumerate(children)]
+
+
+def blamed_by_report(lines: Sequence[str], flags: Flags) -> list[Move]:
+    """A move per flag the user set that ``lines`` blame for the failure, in their order:
+    relaunch without it (back to the parser's default)."""
+    out: list[Move] = []
+    for line in lines:
+        for found in BLAMES_OPTION.finditer(line):
+            for named in _TYPED_FLAG.finditer(found.group("named") or found.group("named_after")):
+                spelling = flags.spelling(flags.catalog.canonical(named.group(1)))
+                if spelling is None or not flags.candidate.has(spelling) or flags.is_pinned(spelling):
+                    continue
+                move = _inferred([Edit(EditOp.DROP, spelling)], REPORT_ORIGIN)
+                if move not in out:
+                    out.append(move)
+    return out
 
 
 def _env_switches(message: str, flags: Flags) -> list[Move]:
@@ -429,6 +448,7 @@ def _parser_refused(subject: Subject) -> bool:
 RENAME_TIER, MEANT_NOTHING_TIER, KEEPS_TIER, FEWER_GPUS_TIER, GIVES_UP_TIER, MORE_GPUS_TIER = range(6)
 # The origin of the last-resort moves read off a message's words (_related_by_words).
 WORDS_ORIGIN = "words"
+REPORT_ORIGIN = "report"  # a flag the report blames (blamed_by_report)
 # The origin of a move that folds a refused size into another, keeping the GPUs (_folded).
 FOLD_ORIGIN = "fold"
 

@@ -25,6 +25,7 @@ traceback printed.
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections import deque
@@ -493,6 +494,9 @@ class Journal:
     # the last LOOKBACK_LINES, one (module, what it said) per module: noise on most starts,
     # the cause when the model's architecture then goes unsupported.
     ignored_imports: tuple[tuple[str, str], ...] = ()
+    # Lines of the last LOOKBACK_LINES that blame options for the failure (BLAMES_OPTION),
+    # the first MAX_BLAMING: a report's own view of which setting breaks.
+    blaming: tuple[str, ...] = ()
 
     @property
     def notes(self) -> tuple[str, ...]:
@@ -906,6 +910,19 @@ _OPTION = re.compile(rf"(?<![\w-]){_OPTION_NAME}(?:=\S*)?")
 # A quote that holds only options and their values is a setting the user names, not an error.
 _OPTION_SET = rf"{_OPTION_NAME}(?:[= ][^\s-]\S*)?"
 _OPTIONS_ONLY = re.compile(rf"\s*{_OPTION_SET}(?:\s+{_OPTION_SET})*\s*")
+# A report blaming options for the failure: "--x parameter is unsupported in ...", "--a &
+# --b generate errors", "crash with `--x 4` when ..." (the options in group ``named``, or
+# ``named_after`` when the failure is said first).
+_BLAMED_OPTION = rf"`?{_OPTION_NAME}(?:[= ][^\s`&,+/-]\S*)?`?"
+_BLAMED_OPTIONS = rf"{_BLAMED_OPTION}(?:\s*(?:&|\+|,|/|\band\b)\s*{_BLAMED_OPTION})*"
+BLAMES_OPTION = re.compile(
+    rf"(?P<named>{_BLAMED_OPTIONS})\s+(?:(?:parameter|option|flag|argument|arg)s?\s+)?(?:(?:is|are)\s+)?"
+    r"(?i:not supported|unsupported|broken|incompatible|not compatible|not working|causes?|caused|triggers?"
+    r"|breaks?|crash(?:es)?|fails?|generates? errors?|throws?|raises?|leads? to)\b"
+    r"|(?i:crash(?:es|ed|ing)?|fails?|failed|failing|errors?|hangs?|hanging|breaks?|broken|segfaults?)\s+"
+    rf"(?i:with|when using|when enabling|after enabling|after adding|using)\s+(?P<named_after>{_BLAMED_OPTIONS})"
+)
+MAX_BLAMING = 8  # lines kept: an issue's title and its first sentences come first
 # A label a paste puts above what it shows ("Error:", "Log output:"): it states nothing.
 _LABEL_ONLY = re.compile(r"[\s#>*`-]*[\w .()-]{0,24}:[\s`]*")
 _LEVEL_WORD = re.compile(rf"\s*{_LEVEL}")
@@ -1230,6 +1247,7 @@ class JournalParser:
             bytes=self._bytes,
             tail=tuple(list(self._recent)[-40:]),
             ignored_imports=_ignored_imports(self._recent),
+            blaming=_blaming(self._recent),
             dropped_tracebacks=self._dropped,
             cut_lines=self._cut_lines,
             command=self._command,
@@ -1853,6 +1871,12 @@ class JournalParser:
             return False  # the detail is a line of its own too (a watchdog's timeout)
         self._signals[index] = replace(said, line=f"{said.line} {_NCCL_LAST_ERROR} {text}"[:SIGNAL_LINE])
         return True
+
+
+def _blaming(lines: Iterable[str]) -> tuple[str, ...]:
+    """The first MAX_BLAMING ``lines`` that blame options for the failure."""
+    found = (line for line in lines if "--" in line and BLAMES_OPTION.search(line))
+    return tuple(itertools.islice(found, MAX_BLAMING))
 
 
 # -- the launch command a paste shows ------------------------------------------------------
