@@ -124,6 +124,7 @@ SETS = (
     "users31",
     "users32",
     "users33",
+    "users34",
     "sglang-0.4.10.post2-first",
     "sglang-0.4.10.post2-second",
     "sglang-0.4.10.post2-third",
@@ -148,6 +149,7 @@ SETS = (
     "sglang-0.5.11-tenth",
     "sglang-0.5.11-eleventh",
     "sglang-0.5.11-twelfth",
+    "sglang-0.5.11-thirteenth",
     "spellings",
 )
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
