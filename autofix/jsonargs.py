@@ -412,6 +412,11 @@ def mend(value: str) -> Any | None:
             return inner
         unwrapped = _inner_unwrapped(data)
         return unwrapped if unwrapped != data else None
+    balanced = _json_of(_brackets_balanced(text)) if text.startswith(("{", "[")) else None
+    if isinstance(balanced, dict | list):
+        # A closing bracket typed once too often or too seldom (json: "Extra data", "Expecting
+        # ',' delimiter" at the end): the JSON its brackets evidently meant.
+        return balanced
     if len(text) > 2 and text[0] == text[-1] and text[0] in "'\"":
         # A shell's quotes kept around the value (a command moved into an args list).
         inner = text[1:-1]
@@ -456,6 +461,41 @@ def mend(value: str) -> Any | None:
     except (TypeError, ValueError):
         return None
     return data if isinstance(data, dict | list) else None
+
+
+_CLOSER = {"{": "}", "[": "]"}
+
+
+def _brackets_balanced(text: str) -> str:
+    """``text`` with its brackets paired: a closer that closes nothing open is dropped, one
+    that closes an outer bracket first closes the inner ones left open, and what is still
+    open at the end is closed. Brackets inside quoted strings are text."""
+    out: list[str] = []
+    open_closers: list[str] = []
+    quote = ""
+    escaped = False
+    for char in text:
+        if quote:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == quote:
+                quote = ""
+        elif char in "'\"":
+            quote = char
+        elif char in _CLOSER:
+            open_closers.append(_CLOSER[char])
+        elif char in "}]":
+            if char not in open_closers:
+                continue  # a stray closer
+            while open_closers[-1] != char:
+                out.append(open_closers.pop())
+            open_closers.pop()
+        out.append(char)
+    if quote:
+        return text  # a string left open: where it was meant to end is anyone's guess
+    return "".join(out) + "".join(reversed(open_closers))
 
 
 def _inner_unwrapped(data: Any) -> Any:
