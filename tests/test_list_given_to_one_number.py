@@ -25,7 +25,7 @@ CATALOG = load_catalog()
     [
         ("base-gpu-id", "2,3", "2"),
         ("base-gpu-id", "4, 5, 6, 7", "4"),
-        ("cuda-graph-max-bs", "16,32,64", "64"),
+        ("max-running-requests", "16,32,64", "64"),
         ("port", "30010;30011", "30010"),
     ],
 )
