@@ -31,6 +31,7 @@ _IN_SECONDS = re.compile(r"(?:^|-)(?:secs?|seconds|timeout|interval|delay|wait|t
 _UNIT_IN_NAME = re.compile(r"-(?P<unit>[kmgt])i?b$")
 _PERCENT = re.compile(r"^\s*(?P<number>\d+(?:\.\d+)?)\s*%\s*$")
 _PART_OF_WHOLE = re.compile(r"(?:^|-)(?:ratio|fraction|frac)(?:-|$)")
+_NUMBER_LIST = re.compile(r"^\s*\d+(?:\.\d+)?(?:\s*[,;]\s*\d+(?:\.\d+)?)+\s*$")
 _THOUSANDS = re.compile(r"^\s*\d{1,3}(?:(?P<sep>[,_ ])\d{3})(?:(?P=sep)\d{3})*\s*$")
 _QUOTED = re.compile(r"""^\s*(?P<q>['"`])(?P<inner>.*)(?P=q)\s*$""")
 # A port as a Dockerfile or a URL writes it: 9000/tcp, host:9000.
@@ -155,6 +156,7 @@ def as_meant(text: str, flag: str, catalog: Catalog) -> str | None:
         _port,
         _part_of_whole,
         _thousands,
+        _one_of_a_list,
         _times,
         _whole_number,
         _word_for_number,
@@ -287,6 +289,21 @@ def without_thousands(text: str) -> str | None:
     """A number written with thousands separators ("10,000", "1_000_000"), without them;
     None when ``text`` is not one."""
     return re.sub(r"[,_ ]", "", text.strip()) if _THOUSANDS.match(text) else None
+
+
+def _one_of_a_list(text: str, name: str, info: FlagInfo | None, _whole: bool) -> str | None:
+    """Several numbers in one word (``4,5,6,7``: GPUs as CUDA_VISIBLE_DEVICES lists them)
+    given to a flag that takes one: a maximum's largest, a minimum's smallest, else the
+    first (where a range starts). None for a word that is no such list."""
+    if info is None or info.kind != "value" or _number_type(info) is None or not _NUMBER_LIST.match(text):
+        return None
+    numbers = [part.strip() for part in re.split(r"[,;]", text)]
+    words = set(name.split("-"))
+    if "max" in words:
+        return max(numbers, key=float)
+    if "min" in words:
+        return min(numbers, key=float)
+    return numbers[0]
 
 
 def _times(text: str, _name: str, info: FlagInfo | None, whole: bool) -> str | None:
