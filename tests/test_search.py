@@ -358,3 +358,24 @@ def test_the_move_caused_a_failure_that_names_a_flag_it_edited() -> None:
     dropped = Move((Edit(EditOp.DROP, "elastic-ep-backend"),), inferred=True)
     assert caused_by(dropped, "--max-ep-size requires --elastic-ep-backend to be set.", catalog)
     assert not caused_by(dropped, "--cp-strategy must be set when --enable-prefill-cp is enabled.", catalog)
+
+
+def test_a_candidate_the_line_that_goes_on_reaches_again_comes_at_that_lines_priority() -> None:
+    """Round 47e, written before the change (0.5.11-thirteenth's EAGLE-3 draft tokens alone,
+    scored blind at round 47: the algorithm was dropped). The base's failure proposed both
+    missing flags at once and one of them alone; the one alone got further, and its failure
+    asks for the other: the candidate with both, already queued behind the answered
+    failure, is what the line that goes on reaches, so it comes before that line's
+    alternatives (dropping the feature)."""
+    base = Candidate.build({"algo": "EAGLE3", "draft": "4"})
+    s = Search(base)
+    s.ask()
+    both = base.with_arg("steps", "3").with_arg("topk", "1")
+    together = Child(both, Move((Edit(EditOp.SET, "steps", "3"), Edit(EditOp.SET, "topk", "1"))), 0)
+    steps_alone = child(base, "steps", "3", 2)
+    s.tell(base.key, "failed", [together, steps_alone], failure="fp-incomplete")
+    assert s.ask().candidate == steps_alone.candidate  # type: ignore[union-attr]
+    topk_next = child(steps_alone.candidate, "topk", "1", 0, inferred=True)
+    drop_algo = child(steps_alone.candidate, "algo", None, 1, inferred=True)
+    s.tell(steps_alone.candidate.key, "failed", [topk_next, drop_algo], failure="fp-topk-none")
+    assert s.ask().candidate == both  # type: ignore[union-attr]
