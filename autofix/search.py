@@ -301,6 +301,8 @@ class Search:
         if key in self.graph:
             if parent is not None and not self.graph.has_edge(parent, key):
                 self.graph.add_edge(parent, key, move=move, class_id=class_id, rank=rank)
+                again = self._priority(candidate, move, class_id, rank, stall, gives_up)
+                self._reached_again(key, parent, move, depth, again)
             return
         self._seq += 1
         priority = self._priority(candidate, move, class_id, rank, stall, gives_up)
@@ -315,6 +317,16 @@ class Search:
         )
         if parent is not None:
             self.graph.add_edge(parent, key, move=move, class_id=class_id, rank=rank)
+        heapq.heappush(self._heap, (priority, key))
+
+    def _reached_again(self, key: str, parent: str, move: Move | None, depth: int, priority: Priority) -> None:
+        """A candidate still queued that another line reaches too (both missing flags at
+        once, and the second after the first got further): it comes at the better of the
+        two priorities, as a step of the line that gives it."""
+        node = self.graph.nodes[key]
+        if node["status"] != PENDING or priority >= node["priority"]:
+            return
+        node.update(priority=priority, parent=parent, move=move, depth=depth)
         heapq.heappush(self._heap, (priority, key))
 
     # --- ask / tell ------------------------------------------------------------------
