@@ -281,3 +281,13 @@ def test_a_count_of_a_list_bounds_a_size_by_how_many_items_the_user_gave() -> No
     moves = _moves(source, args, line=3)
     assert moves[0] == "set max-loaded-loras=3"
     assert "drop max-loaded-loras" in moves
+
+
+def test_a_list_flag_given_no_words_is_no_list_for_a_check_that_wants_one() -> None:
+    """Round 47f, written before the change (0.4.10.post2-twelfth's lora-target-modules from
+    an unset variable, scored blind at round 47: LoRA was dropped). ``--x`` with no words
+    for a flag that takes any number of them is an empty list: a check that wants the list
+    is not met by it, and the flag's documented value turns it on."""
+    source = "def check(cfg):\n    assert cfg.lora_paths or (cfg.max_lora_rank and cfg.lora_target_modules), 'msg'\n"
+    moves = _moves(source, {"enable-lora": True, "max-lora-rank": 32, "lora-target-modules": True})
+    assert moves[0] == "set lora-target-modules=all"
