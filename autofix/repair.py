@@ -3852,7 +3852,8 @@ def _satisfy(field: str, relation: str, value: object, flags: Flags) -> list[lis
     if (relation == "is" and value is None) or relation == "falsy" or (relation == "==" and value is False):
         return drop if present else [[]]
     if (relation == "is not" and value is None) or relation == "truthy" or (relation == "==" and value is True):
-        if present:
+        # (a list flag given no words, an unset variable's place, is an empty list: falsy)
+        if present and not (relation == "truthy" and info is not None and info.kind == "list" and current is True):
             return [[]]
         return [[Edit(EditOp.SET, target, True)]] if is_bool else (sets(on_values(flag, flags)) or None)
     if relation == "==":
