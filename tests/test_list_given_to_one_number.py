@@ -45,3 +45,9 @@ def test_the_search_keeps_the_first_gpu_of_the_list() -> None:
         "argument --base-gpu-id: invalid int value: '2,3'",
     )
     assert labels[0] == "set base-gpu-id=2"
+
+
+@pytest.mark.parametrize(("flag", "typed"), [("mem-fraction-static", "0,85"), ("schedule-conservativeness", "1,3")])
+def test_a_decimal_comma_for_a_float_is_no_list(flag: str, typed: str) -> None:
+    """Round 47d', written before the change (47d's after-run read 0,85 as the list 0, 85)."""
+    assert as_meant(typed, flag, CATALOG) != typed.split(",")[0]

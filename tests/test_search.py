@@ -379,3 +379,21 @@ def test_a_candidate_the_line_that_goes_on_reaches_again_comes_at_that_lines_pri
     drop_algo = child(steps_alone.candidate, "algo", None, 1, inferred=True)
     s.tell(steps_alone.candidate.key, "failed", [topk_next, drop_algo], failure="fp-topk-none")
     assert s.ask().candidate == both  # type: ignore[union-attr]
+
+
+def test_a_move_that_undoes_the_lines_own_step_reaches_nothing_at_that_lines_priority() -> None:
+    """Round 47e', written before the change (47e's after-run: retraction-policy set, then
+    dropped). A move from the line that got further that takes back the line's own step (drops
+    the flag the step set) reaches the base's alternative, not a step further: it stays
+    behind the answered failure, and the line's real next step comes first."""
+    base = Candidate.build({"policy": "lowest"})
+    s = Search(base)
+    s.ask()
+    step = child(base, "policy", "priority", 0)
+    alternative = child(base, "policy", None, 1)
+    s.tell(base.key, "failed", [step, alternative], failure="fp-choice")
+    assert s.ask().candidate == step.candidate  # type: ignore[union-attr]
+    undo = child(step.candidate, "policy", None, 0, inferred=True)
+    next_step = child(step.candidate, "scheduling", "on", 1, inferred=True)
+    s.tell(step.candidate.key, "failed", [undo, next_step], failure="fp-needs-scheduling")
+    assert s.ask().candidate == next_step.candidate  # type: ignore[union-attr]
