@@ -291,11 +291,12 @@ def without_thousands(text: str) -> str | None:
     return re.sub(r"[,_ ]", "", text.strip()) if _THOUSANDS.match(text) else None
 
 
-def _one_of_a_list(text: str, name: str, info: FlagInfo | None, _whole: bool) -> str | None:
+def _one_of_a_list(text: str, name: str, info: FlagInfo | None, whole: bool) -> str | None:
     """Several numbers in one word (``4,5,6,7``: GPUs as CUDA_VISIBLE_DEVICES lists them)
-    given to a flag that takes one: a maximum's largest, a minimum's smallest, else the
-    first (where a range starts). None for a word that is no such list."""
-    if info is None or info.kind != "value" or _number_type(info) is None or not _NUMBER_LIST.match(text):
+    given to a flag that takes one whole number: a maximum's largest, a minimum's smallest,
+    else the first (where a range starts). None for a word that is no such list, and for a
+    float flag, where ``0,85`` is a decimal comma."""
+    if info is None or info.kind != "value" or not whole or not _NUMBER_LIST.match(text):
         return None
     numbers = [part.strip() for part in re.split(r"[,;]", text)]
     words = set(name.split("-"))

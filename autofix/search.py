@@ -243,6 +243,15 @@ class Child:
     gives_up: bool = False  # it gives up what the user asked for (repair.Proposal.gives_up)
 
 
+def _takes_back(move: Move | None, parent: Mapping[str, object]) -> bool:
+    """``move`` edits a flag the step that made ``parent`` edited: it takes that step back
+    (drops what it set, sets it anew), which reaches an alternative, not a step further."""
+    step = parent.get("move")
+    if move is None or not isinstance(step, Move):
+        return False
+    return bool({e.target for e in move.edits} & {e.target for e in step.edits})
+
+
 class Search:
     def __init__(
         self,
@@ -324,7 +333,7 @@ class Search:
         once, and the second after the first got further): it comes at the better of the
         two priorities, as a step of the line that gives it."""
         node = self.graph.nodes[key]
-        if node["status"] != PENDING or priority >= node["priority"]:
+        if node["status"] != PENDING or priority >= node["priority"] or _takes_back(move, self.graph.nodes[parent]):
             return
         node.update(priority=priority, parent=parent, move=move, depth=depth)
         heapq.heappush(self._heap, (priority, key))
