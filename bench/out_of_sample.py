@@ -84,6 +84,7 @@ SETS = (
     "sglang-0.5.23-thirty-second",
     "sglang-0.5.23-thirty-third",
     "sglang-0.5.23-thirty-fourth",
+    "sglang-0.5.23-thirty-fifth",
     "sglang-0.5.23-crossover",
     "sglang-0.5.23-crossover2",
     "sglang-0.5.23-crossover3",
