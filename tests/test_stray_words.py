@@ -7,7 +7,7 @@ them (the issue: "the base accepts any flag spelling the user's command had").
   keeps the first value, even of a pinned flag (the pin is that value).
 * A foreign switch that SGLang's parser reads as the prefix of a number flag (llama.cpp's
   ``--swa-full``, SGLang's ``--swa-full-tokens-ratio``) is the search's to read, not bad
-  input at load; a number flag spelled in full with a switch stays bad input.
+  input at load; so is a number flag spelled in full with no value (round 47g).
 * Another engine's flag whose SGLang flag the user already set (``--model-id`` beside the
   pinned ``--model-path``) goes: the user's own SGLang value stands.
 These tests use their own commands."""
@@ -50,9 +50,14 @@ def test_a_foreign_switch_read_as_a_prefix_of_a_number_flag_is_taken_at_load() -
     assert cfg.base.has("swa-full")
 
 
-def test_a_number_flag_in_full_given_a_switch_is_still_bad_input() -> None:
+def test_a_number_flag_in_full_given_a_switch_is_the_searchs() -> None:
+    """Round 47g, written before the change: a number flag given no value (an unset
+    variable's place, an old switch's spelling) is the search's too: argparse's "expected
+    one argument" is read there. A word that is no number stays bad input."""
+    cfg = parse_base("launch:\n  args:\n    model-path: /m\n    swa-full-tokens-ratio: true\n", source="b.yaml")
+    assert cfg.base.arg("swa-full-tokens-ratio") is True
     with pytest.raises(ConfigError, match="swa-full-tokens-ratio"):
-        parse_base("launch:\n  args:\n    model-path: /m\n    swa-full-tokens-ratio: true\n", source="b.yaml")
+        parse_base("launch:\n  args:\n    model-path: /m\n    swa-full-tokens-ratio: full\n", source="b.yaml")
 
 
 def test_a_foreign_flag_whose_sglang_flag_the_user_set_goes() -> None:
