@@ -57,7 +57,7 @@ def test_a_number_flag_in_full_given_a_switch_is_the_searchs() -> None:
     cfg = parse_base("launch:\n  args:\n    model-path: /m\n    swa-full-tokens-ratio: true\n", source="b.yaml")
     assert cfg.base.arg("swa-full-tokens-ratio") is True
     with pytest.raises(ConfigError, match="swa-full-tokens-ratio"):
-        parse_base("launch:\n  args:\n    model-path: /m\n    swa-full-tokens-ratio: full\n", source="b.yaml")
+        parse_base("launch:\n  args:\n    model-path: /m\n    swa-full-tokens-ratio: lots\n", source="b.yaml")
 
 
 def test_a_foreign_flag_whose_sglang_flag_the_user_set_goes() -> None:
