@@ -196,13 +196,14 @@ def test_a_switch_under_a_number_flags_prefix_that_names_a_switch_is_the_searchs
     """Round 44m, written before the change (0.4.10.post2-ninth's command): --torch-compile
     given as a switch is, to argparse, a prefix of --torch-compile-max-bs (which takes a
     number), and to its user --enable-torch-compile: the base takes the spelling as written
-    so that the search renames it. Round 47g, written before the change: a bare --tp (a
-    number flag given no value: an unset variable's place, an old switch's spelling) is the
-    search's too (argparse's "expected one argument" is read there); a word that is no
-    number still is refused at load."""
+    so that the search renames it. A bare --tp (a switch where only numbers fit, and no
+    switch of that name) is still refused at load: a size that counts the GPUs is no value
+    a search should guess. Round 47g, written before the change: any other number flag
+    given no value (an unset variable's place, an old switch's spelling) is the search's
+    (argparse's "expected one argument" is read there)."""
     text = MINIMAL.replace("args:", "args:\n    torch-compile: true", 1)
     assert parse_base(text, source="m.yaml", default_name="m").base.arg("torch-compile") is True
-    bare = parse_base(MINIMAL.replace("args:", "args:\n    tp: true", 1), source="m.yaml", default_name="m")
-    assert bare.base.arg("tp") is True
     with pytest.raises(ConfigError, match=r"launch\.args\.tp: must be an integer"):
-        parse_base(MINIMAL.replace("args:", "args:\n    tp: lots", 1), source="m.yaml", default_name="m")
+        parse_base(MINIMAL.replace("args:", "args:\n    tp: true", 1), source="m.yaml", default_name="m")
+    bare = parse_base(MINIMAL.replace("args:", "args:\n    attn-dp-size: true", 1), source="m.yaml", default_name="m")
+    assert bare.base.arg("attn-dp-size") is True
