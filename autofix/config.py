@@ -275,6 +275,17 @@ def _flag_types(family: str) -> tuple[dict[str, str], dict[str, str], dict[str, 
     return flags, aliases, kinds
 
 
+@lru_cache(maxsize=4)
+def _hardware_counts(family: str) -> frozenset[str]:
+    """The sizes that count the hardware one server takes (the strategies' ``gpu_counts``:
+    tp, pp, dp, nodes); empty when the family has none."""
+    try:
+        data = yaml.safe_load(_strategy_text(f"{family}.yaml")) or {}
+    except (OSError, yaml.YAMLError):
+        return frozenset()
+    return frozenset(str(f) for f in data.get("gpu_counts") or ())
+
+
 def _foreign_switch(
     spelling: str, flag: str, flags: Mapping[str, str], aliases: Mapping[str, str], family: str
 ) -> bool:
@@ -339,6 +350,11 @@ def _check_value_types(args: Mapping[str, object], family: str, source: str) -> 
         flag = _known_flag(str(spelling), flags, aliases)
         what = _NUMBER_TYPES.get(flags.get(flag, "")) if flag else None
         if what is None or value is None or value is False:
+            continue
+        # Given no value (True: an unset variable's place, an old switch's spelling): argparse
+        # says "expected one argument" and the search gives it the value the command means;
+        # not a size that counts the hardware (GPUs, nodes), which no search should guess.
+        if value is True and flag not in _hardware_counts(family):
             continue
         # A switch under a prefix that is another engine's switch for another job
         # (llama.cpp's --swa-full, SGLang's --swa-full-tokens-ratio); words after a value

@@ -1193,6 +1193,7 @@ _BAD_TYPE = re.compile(
     r"argument (?:--)?(?P<flag>[a-z0-9][a-z0-9-]*)(?:/[^:]*)?: invalid (?P<type>int|float) value: '(?P<value>[^']*)'"
 )
 _UNRECOGNIZED = re.compile(r"unrecognized arguments: (.*)")
+_NO_VALUE = re.compile(r": expected (?:one|at least one) argument")
 _BAD_VALUE = re.compile(r"argument (?:--)?([a-z0-9][a-z0-9-]*)(?:/[^:]*)?: (?:expected|invalid \w+ value)")
 _DIRECTION_WORD = r"smaller|lower|decrease|reduce|larger|higher|bigger|increase|raise"
 # (no other direction word between the verb and the flag: in "raise the environment value
@@ -1628,8 +1629,18 @@ def _from_argparse(message: str, flags: Flags) -> list[Move]:
             out.append(_inferred([Edit(EditOp.SET, flags.target(typed.group("flag")), read)], SPELLED_ORIGIN))
     bad = _BAD_VALUE.search(message)
     if bad and flags.spelling(bad.group(1)):
+        if _NO_VALUE.search(message):
+            out.extend(_given_a_value(bad.group(1), flags))
         out.append(_inferred([Edit(EditOp.DROP, flags.target(bad.group(1)))], "argparse"))
     return out
+
+
+def _given_a_value(flag: str, flags: Flags) -> list[Move]:
+    """A flag given no value: the value the command evidently means for it, the whole of
+    the size it splits into groups (attention DP over every TP rank), else its on-values."""
+    whole = _whole_it_splits(flag, flags)
+    values = [_tidy(whole)] if whole is not None else on_values(flag, flags)
+    return [_inferred([Edit(EditOp.SET, flags.target(flag), v)], "argparse") for v in values]
 
 
 def _served(flags: Flags) -> str:
