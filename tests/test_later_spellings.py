@@ -101,3 +101,24 @@ def test_a_later_releases_negation_is_not_renamed_to_the_flag_it_negates() -> No
     assert "no-mm-enable-dp-encoder" not in host.later_aliases
     found = meaning("no-mm-enable-dp-encoder", host)
     assert found is None or all(flag != "mm-enable-dp-encoder" for flag, _ in found.flags), found
+
+
+def test_a_switch_the_server_sets_by_itself_given_false_is_its_no_form() -> None:
+    """Round 47h, written before the change (0.5.23-thirty-fifth's
+    --enable-tp-lm-head-all-to-all false, scored blind at round 47: dropped, so the server's
+    own choice, on for that node, stood). A switch whose default is None (the server picks
+    per deployment) given false is explicitly off: its --no- form, where the parser has one."""
+    from autofix.catalog import load_catalog as full_catalog
+
+    catalog = full_catalog()
+    switch = next(
+        name
+        for name, info in catalog.flags.items()
+        if info.kind == "bool" and info.default is None and catalog.knows(f"no-{name}")
+    )
+    _, found = proposed(
+        {switch: "false", "tp-size": "2"}, "SystemExit", "sglang serve: error: unrecognized arguments: false"
+    )
+    assert found, "no move"
+    child = found[0].child
+    assert child.arg(f"no-{switch}") is True and not child.has(switch), found[0].move.label()
