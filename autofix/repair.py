@@ -1576,6 +1576,9 @@ def _from_argparse(message: str, flags: Flags) -> list[Move]:
         called = flags.catalog.called(flag, given)
         if called in choices:
             out.append(_inferred([Edit(EditOp.SET, flags.target(flag), called)], "argparse"))
+        sibling = _sibling_choosing(flag, given, flags)
+        if sibling is not None:
+            out.append(_inferred([Edit(EditOp.RENAME, flags.target(flag), sibling)], "argparse"))
         switched = _value_switch(flag, given, choices, flags)
         if switched is not None:
             out.append(switched)
@@ -1641,6 +1644,27 @@ def _given_a_value(flag: str, flags: Flags) -> list[Move]:
     whole = _whole_it_splits(flag, flags)
     values = [_tidy(whole)] if whole is not None else on_values(flag, flags)
     return [_inferred([Edit(EditOp.SET, flags.target(flag), v)], "argparse") for v in values]
+
+
+def _sibling_choosing(flag: str, given: str, flags: Flags) -> str | None:
+    """The one sibling of ``flag`` (the same first and last word, a family and a kind:
+    --moe-a2a-backend beside --moe-runner-backend) the user left unset that has ``given``
+    among its choices: where the value was meant to go. None when no such flag, or more
+    than one, has it, and for a word any flag may take for off or its default ('none')."""
+    name = flags.catalog.canonical(flag)
+    words = name.split("-")
+    if given.lower() in OFF_WORDS or given.lower() in DEFAULT_WORDS:
+        return None
+    found = [
+        other
+        for other, info in flags.catalog.flags.items()
+        if other != name
+        and (other.split("-")[0], other.split("-")[-1]) == (words[0], words[-1])
+        and given in map(str, info.choices)
+        and flags.spelling(other) is None
+        and not flags.is_pinned(other)
+    ]
+    return found[0] if len(found) == 1 else None
 
 
 def _served(flags: Flags) -> str:
@@ -1918,7 +1942,8 @@ def _switch_given_value(message: str, flags: Flags) -> list[Move]:
             continue
         negative = f"no-{flags.catalog.canonical(name)}"
         edits = [Edit(EditOp.DROP, name)]
-        if info.default is True and flags.catalog.knows(negative):
+        # (not for a switch off by default: dropping it says the same)
+        if info.default is not False and flags.catalog.knows(negative):
             edits.append(Edit(EditOp.SET, negative, True))
         out.append(_inferred(edits, "switch"))
     return out
