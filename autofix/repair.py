@@ -1664,7 +1664,9 @@ def _sibling_choosing(flag: str, given: str, flags: Flags) -> str | None:
         and flags.spelling(other) is None
         and not flags.is_pinned(other)
     ]
-    return found[0] if len(found) == 1 else None
+    if len(found) != 1:
+        return None  # (none, or several: which one is anyone's guess)
+    return found[0]
 
 
 def _served(flags: Flags) -> str:

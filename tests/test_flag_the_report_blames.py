@@ -18,7 +18,7 @@ Traceback (most recent call last):
   File "/opt/app/run_batch.py", line 41, in <module>
     outputs = llm.generate(prompts, sampling_params)
   File "/usr/local/lib/python3.11/site-packages/sglang/srt/entrypoints/engine.py", line 210, in generate
-    ret = self.loop.run_until_complete(generator.__anext__())
+    return loop.run_until_complete(pending.__anext__())
   File "/usr/local/lib/python3.11/site-packages/sglang/srt/managers/io_router.py", line 88, in handle
     key = obj.text.find(self.marker)
 AttributeError: 'NoneType' object has no attribute 'find'
