@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 
 from .catalog import Catalog, FlagInfo
 
@@ -299,12 +300,18 @@ def _one_of_a_list(text: str, name: str, info: FlagInfo | None, whole: bool) -> 
     if info is None or info.kind != "value" or not whole or not _NUMBER_LIST.match(text):
         return None
     numbers = [part.strip() for part in re.split(r"[,;]", text)]
+    return bound_of_sweep(name, numbers) or numbers[0]
+
+
+def bound_of_sweep(name: str, values: Sequence[str]) -> str | None:
+    """The largest of several numbers for a flag named a maximum, the smallest for one
+    named a minimum; None for other flags, or when a value is no number."""
     words = set(name.split("-"))
-    if "max" in words:
-        return max(numbers, key=float)
-    if "min" in words:
-        return min(numbers, key=float)
-    return numbers[0]
+    numbers = [(number, v) for v in values if (number := as_number(v)) is not None]
+    if not words & {"max", "min"} or len(numbers) != len(values):
+        return None
+    pick = max if "max" in words else min
+    return pick(numbers, key=lambda n: n[0])[1]
 
 
 def _times(text: str, _name: str, info: FlagInfo | None, whole: bool) -> str | None:

@@ -23,7 +23,7 @@ from .catalog import Catalog, Component, EditSpec, FailureClass, FlagInfo, MoveS
 from .choices import LOG_LEVEL_WORDS, MODE_WORDS, closest_choices, evidently_meant, near_choice
 from .classify import AVOIDED_BY, MATCH_LINE, Diagnosis, Subject, caller_frames
 from .features import is_on, off_by_words, on_by_words, switched_off
-from .meant import DEFAULT_WORDS, as_meant, as_number, plain_size, without_thousands
+from .meant import DEFAULT_WORDS, as_meant, as_number, bound_of_sweep, plain_size, without_thousands
 from .model import (
     SPELLED_ORIGIN,
     ArgValue,
@@ -1413,12 +1413,12 @@ def advice_moves(advice: Sequence[str], flags: Flags) -> list[Move]:
     for line in advice:
         advised = [(f.group("flag"), (f.group("value") or "").rstrip(".,;:)")) for f in _ADVISED.finditer(line)]
         advised.extend((found.group("flag") or found.group("flag2"), "") for found in AVOIDED_BY.finditer(line))
-        for flag, value in advised:
-            edit = _advised_edit(flag, value, flags)
+        edits = [_advised_edit(flag, value, flags) for flag, value in advised]
+        edits.extend(_advised_fields(line, flags))
+        for edit in edits:
             # (advice to set what is set already: "true" as typed, True as parsed)
             if edit is not None and str(flags.candidate.arg(edit.target)).lower() != str(edit.value).lower():
                 out.append(_inferred([edit], "advice"))
-        out.extend(_inferred([edit], "advice") for edit in _advised_fields(line, flags))
         for found in _DIRECTION.finditer(line):
             scaled = _scaled_edit(found, flags)
             if scaled is not None:
@@ -1426,24 +1426,22 @@ def advice_moves(advice: Sequence[str], flags: Flags) -> list[Move]:
     return out
 
 
-def _advised_fields(line: str, flags: Flags) -> list[Edit]:
-    """The edits ``line`` advises by a server argument's field name: only names the host's
-    parser has (a trainer's own config key is no flag of the server's). A switch advised
-    off (``enable_x=False``) is dropped when the user turned it on, never turned on."""
-    out: list[Edit] = []
+def _advised_fields(line: str, flags: Flags) -> list[Edit | None]:
+    """The edits ``line`` advises by a server argument's field name (None: no edit for one):
+    only names the host's parser has (a trainer's own config key is no flag of the
+    server's). A switch advised off (``enable_x=False``) is dropped when the user turned it
+    on, never turned on."""
+    out: list[Edit | None] = []
     for found in _ADVISED_FIELD.finditer(line):
         flag, value = flag_name(found.group("field")), found.group("value").rstrip(".,;:)'\"`")
         info = flags.catalog.flag(flag)
-        spelling = flags.spelling(flag)
         if info is None:
             continue
         if info.kind == "bool" and not is_on(value):
-            edit: Edit | None = Edit(EditOp.DROP, spelling) if spelling and flags.candidate.has(spelling) else None
+            spelling = flags.spelling(flag)
+            out.append(Edit(EditOp.DROP, spelling) if spelling and flags.candidate.has(spelling) else None)
         else:
-            edit = _advised_edit(flag, value, flags)
-        # (advice to set what is set already: "true" as typed, True as parsed)
-        if edit is not None and str(flags.candidate.arg(edit.target)).lower() != str(edit.value).lower():
-            out.append(edit)
+            out.append(_advised_edit(flag, value, flags))
     return out
 
 
@@ -1652,14 +1650,19 @@ def _sibling_choosing(flag: str, given: str, flags: Flags) -> str | None:
     among its choices: where the value was meant to go. None when no such flag, or more
     than one, has it, and for a word any flag may take for off or its default ('none')."""
     name = flags.catalog.canonical(flag)
-    words = name.split("-")
     if given.lower() in OFF_WORDS or given.lower() in DEFAULT_WORDS:
         return None
+
+    def family_and_kind(spelled: str) -> tuple[str, str]:
+        words = spelled.split("-")
+        return words[0], words[-1]
+
+    wanted = family_and_kind(name)
     found = [
         other
         for other, info in flags.catalog.flags.items()
         if other != name
-        and (other.split("-")[0], other.split("-")[-1]) == (words[0], words[-1])
+        and family_and_kind(other) == wanted
         and given in map(str, info.choices)
         and flags.spelling(other) is None
         and not flags.is_pinned(other)
@@ -1797,7 +1800,7 @@ def _extra_values(left_over: str, flags: Flags) -> list[Move]:
             elif _ADDRESS_FLAG.search(name) and _port_written_apart(value) and not flags.is_pinned(name):
                 # An address and its port as two words (a space where the colon goes).
                 out.append(_inferred([Edit(EditOp.SET, name, f"{value[0]}:{value[1]}")], "argparse"))
-            bound = _bound_of_sweep(name, value)
+            bound = bound_of_sweep(name, value)
             if bound is not None and not flags.is_pinned(name):
                 # A sweep given to a maximum (minimum): its largest (smallest) is the bound.
                 out.append(_inferred([Edit(EditOp.SET, name, bound)], "argparse"))
@@ -1807,17 +1810,6 @@ def _extra_values(left_over: str, flags: Flags) -> list[Move]:
             # as such (the first value alone would leave them out); else extra values.
             out.append(_inferred([Edit(EditOp.SET, name, value[0]), *inside], "argparse"))
     return out
-
-
-def _bound_of_sweep(name: str, values: Sequence[str]) -> str | None:
-    """The largest of several numbers for a flag named a maximum, the smallest for one
-    named a minimum; None for other flags, or when a value is no number."""
-    words = set(name.split("-"))
-    numbers = [(number, v) for v in values if (number := as_number(v)) is not None]
-    if not words & {"max", "min"} or len(numbers) != len(values):
-        return None
-    pick = max if "max" in words else min
-    return pick(numbers, key=lambda n: n[0])[1]
 
 
 def _flags_inside(words: Sequence[str], flags: Flags) -> list[Edit]:
