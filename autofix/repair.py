@@ -1452,11 +1452,24 @@ def _advised_edit(flag: str, value: str, flags: Flags) -> Edit | None:
         # prose after it); the move is spelled in the host's release when proposed
         # (renames.in_host_release).
         kept = as_number(value) is not None or _choice_in_host(flag, value, flags)
+        if not kept and _takes_a_value_in_host(flag, flags):
+            return None  # a size or a word the advice does not give: no switch to turn on
         return Edit(EditOp.SET, flag, value if kept else True)
     if value and _valid_value(flag, value, flags):
         return Edit(EditOp.SET, flags.target(flag), value)
     on = _turn_on_value(flag, flags)
     return Edit(EditOp.SET, flags.target(flag), on) if on is not None else None
+
+
+def _takes_a_value_in_host(flag: str, flags: Flags) -> bool:
+    """``flag``, a name of another release, is a flag the host's parser gives a value of its
+    own (a number, a word) and the move names none: --cuda-graph-max-bs is 0.5.23's
+    --cuda-graph-max-bs-decode, a batch size."""
+    moved = in_host_release(Move((Edit(EditOp.SET, flag, True),)), flags.candidate, flags.catalog)
+    if moved is None or len(moved.edits) != 1 or moved.edits[0].value is not True:
+        return False
+    info = flags.catalog.flag(moved.edits[0].target)
+    return info is not None and info.kind != "bool"
 
 
 def _choice_in_host(flag: str, value: str, flags: Flags) -> bool:
