@@ -258,6 +258,13 @@ AVOIDED_BY = re.compile(
     # ... or the failure said to go away by it: "suppressed by X=1 and --disable-x", "avoided by --x"
     r"|(?i:suppressed|avoided|fixed|resolved|mitigated|worked around|goes away) (?:by|with)\b"
     r"[^\n.;]{0,60}?--(?P<flag2>[a-z][a-z0-9-]*)"
+    # ... or the launch said to succeed with it: "runs successfully with `--disable-x`", "if I
+    # use --disable-x, it works okay", "I successfully launch the service with --disable-x"
+    r"|(?i:works?|worked|working|succeed(?:s|ed)?|success(?:ful(?:ly)?)?|(?:runs?|ran|starts?|started|launch(?:es|ed)?)"
+    r" (?:fine|okay|ok|well|normally|correctly|successfully)|is (?:ok|okay|fine))\b"
+    r"(?:\s+[\w-]+){0,3}?\s+(?i:with|after (?:adding|setting|using))\s+[`'\"*]*--(?P<flag3>[a-z][a-z0-9-]*)"
+    r"|(?i:with|use|using|add|adding|set|setting)\s+[`'\"*]*--(?P<flag4>[a-z][a-z0-9-]*)[^\n.;]{0,40}?"
+    r"\b(?i:it|this|that|everything|the server|then it)\s+(?i:works|runs fine|is (?:ok|okay|fine)|goes away|succeeds)\b"
 )
 _ADVICE = re.compile(
     r"(?i)\b(?:work ?around|try|trying|please|you (?:can|may|could|should|need to)|consider|to (?:avoid|fix)|add|pass"

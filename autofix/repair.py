@@ -1412,7 +1412,7 @@ def advice_moves(advice: Sequence[str], flags: Flags) -> list[Move]:
     out: list[Move] = []
     for line in advice:
         advised = [(f.group("flag"), (f.group("value") or "").rstrip(".,;:)")) for f in _ADVISED.finditer(line)]
-        advised.extend((found.group("flag") or found.group("flag2"), "") for found in AVOIDED_BY.finditer(line))
+        advised.extend((next(f for f in found.groups() if f), "") for found in AVOIDED_BY.finditer(line))
         edits = [_advised_edit(flag, value, flags) for flag, value in advised]
         edits.extend(_advised_fields(line, flags))
         for edit in edits:
