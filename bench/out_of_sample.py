@@ -126,6 +126,7 @@ SETS = (
     "users32",
     "users33",
     "users34",
+    "users35",
     "sglang-0.4.10.post2-first",
     "sglang-0.4.10.post2-second",
     "sglang-0.4.10.post2-third",
