@@ -139,6 +139,7 @@ SETS = (
     "sglang-0.4.10.post2-tenth",
     "sglang-0.4.10.post2-eleventh",
     "sglang-0.4.10.post2-twelfth",
+    "sglang-0.4.10.post2-thirteenth",
     "sglang-0.5.11-first",
     "sglang-0.5.11-second",
     "sglang-0.5.11-third",
