@@ -514,6 +514,11 @@ def rename_edits(
                 flag, value, user_value if i == len(found.flags) - 1 else True, candidate, catalog, resolved
             )
             if i == 0:
+                if catalog.canonical(flag) in taken:
+                    # The user gave the replacement a value of their own (--attention-backend
+                    # torch_native beside the old --disable-flashinfer): that is said already.
+                    edits.append(Edit(EditOp.DROP, spelling))
+                    continue
                 if len(found.flags) == 1 and concrete == user_value and _carried_nowhere(flag, user_value, catalog):
                     # A value the new flag's choices do not hold and none of them is meant by
                     # (its values were renamed too): left out now, not refused, then dropped.
