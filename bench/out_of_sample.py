@@ -85,6 +85,7 @@ SETS = (
     "sglang-0.5.23-thirty-third",
     "sglang-0.5.23-thirty-fourth",
     "sglang-0.5.23-thirty-fifth",
+    "sglang-0.5.23-thirty-sixth",
     "sglang-0.5.23-crossover",
     "sglang-0.5.23-crossover2",
     "sglang-0.5.23-crossover3",
@@ -153,6 +154,7 @@ SETS = (
     "sglang-0.5.11-eleventh",
     "sglang-0.5.11-twelfth",
     "sglang-0.5.11-thirteenth",
+    "sglang-0.5.11-fourteenth",
     "spellings",
 )
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
