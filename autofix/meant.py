@@ -369,8 +369,13 @@ def _count_given_a_unit(text: str, _name: str, info: FlagInfo | None, whole: boo
 
 # A scalar that holds a number of tokens: its name ends so, or its help says it counts them.
 # (an attention window, sliding or local, spans tokens too)
-_TOKENS_IN_NAME = re.compile(r"(?:^|-)tokens?$|(?:^|-)window(?:-size)?$")
-_HELP_COUNTS_TOKENS = re.compile(r"(?i)\bnumber of tokens\b|\bsliding window\b")
+# (a sequence's length and a context are spans of tokens too: "an 8k sequence")
+_TOKENS_IN_NAME = re.compile(
+    r"(?:^|-)tokens?$|(?:^|-)window(?:-size)?$|(?:^|-)seq(?:uence)?-len(?:gth)?(?:-|$)|(?:^|-)context(?:-length)?(?:-|$)"
+)
+_HELP_COUNTS_TOKENS = re.compile(
+    r"(?i)\bnumber of tokens\b|\bsliding window\b|\blongest sequence\b|\b(?:sequence|context) length\b"
+)
 
 
 def _token_size(text: str, name: str, info: FlagInfo | None, whole: bool) -> str | None:
