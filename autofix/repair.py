@@ -23,7 +23,7 @@ from .catalog import Catalog, Component, EditSpec, FailureClass, FlagInfo, MoveS
 from .choices import LOG_LEVEL_WORDS, MODE_WORDS, closest_choices, evidently_meant, near_choice
 from .classify import AVOIDED_BY, MATCH_LINE, Diagnosis, Subject, caller_frames
 from .features import is_on, off_by_words, on_by_words, switched_off
-from .meant import DEFAULT_WORDS, as_meant, as_number, bound_of_sweep, plain_size, without_thousands
+from .meant import DEFAULT_WORDS, as_meant, as_number, bound_of_sweep, number_type, plain_size, without_thousands
 from .model import (
     SPELLED_ORIGIN,
     ArgValue,
@@ -1788,6 +1788,11 @@ def _value_as_meant(value: ArgValue, flag: str, catalog: Catalog) -> ArgValue | 
     return tuple(str(m) for m in mended)
 
 
+# A help that writes the flag's one value as names joined by commas: "comma-separated",
+# "<name1>,<name2>,...", "a,b".
+_COMMA_JOINED_HELP = re.compile(r"(?i)\bcomma[- ]separated\b|>\s?,\s?<|\w,\w+,\s?\.\.\.")
+
+
 def _extra_values(left_over: str, flags: Flags) -> list[Move]:
     """Words argparse could not place that are the second and later values the user gave
     a flag that takes one (vLLM's --served-model-name takes several): the flag keeps its
@@ -1810,6 +1815,10 @@ def _extra_values(left_over: str, flags: Flags) -> list[Move]:
                 # The values of a list flag given to the one-value flag named like it with
                 # one word more (--cuda-graph-max-bs 1 2 4 for --cuda-graph-bs).
                 out.append(_inferred([Edit(EditOp.RENAME, name, listed)], "argparse"))
+            elif number_type(info.type) is None and _COMMA_JOINED_HELP.search(info.help) and not flags.is_pinned(name):
+                # Names the help writes joined by commas ("a,b"), given as words (not a
+                # number's help that lists examples: "GPU 0,2,4,...").
+                out.append(_inferred([Edit(EditOp.SET, name, ",".join(map(str, value)))], "argparse"))
             elif _ADDRESS_FLAG.search(name) and _port_written_apart(value) and not flags.is_pinned(name):
                 # An address and its port as two words (a space where the colon goes).
                 out.append(_inferred([Edit(EditOp.SET, name, f"{value[0]}:{value[1]}")], "argparse"))
