@@ -770,6 +770,10 @@ def _compute(spec: ValueSpec, flags: Flags, resolved: Mapping[str, object], grou
         base = groups.get(spec.group)
     elif spec.source is not None:
         base = flags.value(spec.source, resolved)
+        if base is None and (spec.round_up_to or spec.divisor_of) and (info := flags.catalog.flag(spec.source)):
+            # Left out and left alone by SGLang (it reports only what it changed): the size
+            # the server ran with is the parser's default (tp 1), which the rounding moves.
+            base = info.default
     if base is None or base is True:
         base = spec.default
     if base is None:
