@@ -1647,7 +1647,8 @@ def _from_argparse(message: str, flags: Flags) -> list[Move]:
             out.append(_inferred([Edit(EditOp.SET, flags.target(typed.group("flag")), read)], SPELLED_ORIGIN))
     bad = _BAD_VALUE.search(message)
     if bad and flags.spelling(bad.group(1)):
-        if _NO_VALUE.search(message):
+        if _NO_VALUE.search(message) or (typed is not None and not typed.group("value").strip()):
+            # (no value, or an empty one: an unset variable's place either way)
             out.extend(_given_a_value(bad.group(1), flags))
         out.append(_inferred([Edit(EditOp.DROP, flags.target(bad.group(1)))], "argparse"))
     return out
@@ -1657,8 +1658,22 @@ def _given_a_value(flag: str, flags: Flags) -> list[Move]:
     """A flag given no value: the value the command evidently means for it, the whole of
     the size it splits into groups (attention DP over every TP rank), else its on-values."""
     whole = _whole_it_splits(flag, flags)
-    values = [_tidy(whole)] if whole is not None else on_values(flag, flags)
+    parts = _least_whole_of_parts(flag, flags)
+    values = [_tidy(whole)] if whole is not None else [str(parts)] if parts is not None else on_values(flag, flags)
     return [_inferred([Edit(EditOp.SET, flags.target(flag), v)], "argparse") for v in values]
+
+
+def _least_whole_of_parts(flag: str, flags: Flags) -> int | None:
+    """The least size that every size the command gives to split ``flag`` into groups
+    divides (attention DP 8 and EP 8 split a TP of 8); None when the command gives none."""
+    name = flags.catalog.canonical(flag)
+    parts = [
+        as_number(flags.candidate.arg(spelled))
+        for part, whole in flags.catalog.splits.items()
+        if whole == name and _split_whole(part, flags) == name and (spelled := flags.spelling(part)) is not None
+    ]
+    sizes = [int(p) for p in parts if p is not None and p.is_integer() and p > 1]
+    return math.lcm(*sizes) if sizes else None
 
 
 def _sibling_choosing(flag: str, given: str, flags: Flags) -> str | None:
