@@ -1302,6 +1302,7 @@ def infer(
     moves.extend(_within_capacity(message, flags))
     moves.extend(_value_made_divisible(message, flags))
     moves.extend(_named_made_divisible(message, flags, resolved))
+    moves.extend(_file_of_refused_kind(message, flags))
     parser_text = _parser_text(subject)
     moves.extend(_from_argparse(parser_text, flags))
     moves.extend(_switch_given_value(parser_text, flags))
@@ -1333,6 +1334,22 @@ def infer(
     moves.extend(_resolved_choice_refused(message, flags, resolved))
     moves.extend(_unset_choice_refused(message, flags, resolved))
     return [m for m in moves if not any(flags.is_host_fact(e.target) for e in m.edits if not e.op.on_env)]
+
+
+# A file refused by the extension the check got: "must be YAML format, got: .json".
+_REFUSED_EXTENSION = re.compile(r"(?i)\bgot:?\s*['\"`]?(?P<ext>\.[A-Za-z0-9]{1,8})\b['\"`]?")
+
+
+def _file_of_refused_kind(message: str, flags: Flags) -> list[Move]:
+    """The one flag whose value is a file with the extension a check refused ("got: .json"):
+    the file is of another kind than the flag reads, so the flag goes."""
+    refused = {found.group("ext").lower() for found in _REFUSED_EXTENSION.finditer(message[:MATCH_LINE])}
+    holders = [
+        name
+        for name, value in flags.candidate.args
+        if isinstance(value, str) and any(value.lower().endswith(ext) for ext in refused) and not flags.is_pinned(name)
+    ]
+    return [_inferred([Edit(EditOp.DROP, holders[0])], "message")] if len(holders) == 1 else []
 
 
 # A value a message offers for "no limit", labelled so: "must be -1 (unlimited) or ...".
