@@ -25,7 +25,7 @@ HOST = load_catalog().without_classes().with_parser({"flags": OWN_FLAGS}, "9.9.9
 )
 def test_a_list_written_as_one_json_list_is_its_members(given: str) -> None:
     said = (
-        f"sglang: error: argument --adapt-modules: invalid choice: '{given}' "
+        f"sglang: error: argument --adapt-modules: invalid choice: {given!r} "
         "(choose from 'q_proj', 'k_proj', 'v_proj', 'o_proj', 'all')"
     )
     _, found = proposed({"adapt-modules": given}, "argparse_error", said, catalog=HOST)
