@@ -1190,8 +1190,10 @@ _NEEDS_HARDWARE = re.compile(
 _OUT_OF_RANGE = re.compile(
     r"--(?P<flag>[a-z0-9][a-z0-9-]*)\S* (?:should be in range|must be (?:positive|between|a positive|> ?0|>= ?1))"
 )
+# (argparse shows the value's repr: in double quotes when it holds a single quote)
 _INVALID_CHOICE = re.compile(
-    r"argument (?:--)?([a-z0-9][a-z0-9-]*)(?:/[^:]*)?: invalid choice: '?([^'(]*?)'? \(choose from (.*)\)"
+    r"argument (?:--)?(?P<flag>[a-z0-9][a-z0-9-]*)(?:/[^:]*)?: invalid choice: "
+    r"(?:\"(?P<quoted>[^\"]*)\"|'?(?P<given>[^'(]*?)'?) \(choose from (?P<listed>.*)\)"
 )
 _BAD_TYPE = re.compile(
     r"argument (?:--)?(?P<flag>[a-z0-9][a-z0-9-]*)(?:/[^:]*)?: invalid (?P<type>int|float) value: '(?P<value>[^']*)'"
@@ -1603,7 +1605,8 @@ def _from_argparse(message: str, flags: Flags) -> list[Move]:
     out: list[Move] = []
     choice = _INVALID_CHOICE.search(message)
     if choice:
-        flag, given, listed = choice.group(1), choice.group(2), choice.group(3)
+        flag, listed = choice.group("flag"), choice.group("listed")
+        given = choice.group("quoted") if choice.group("quoted") is not None else choice.group("given")
         choices = _listed_items(listed)
         called = flags.catalog.called(flag, given)
         if called in choices:
@@ -1787,8 +1790,14 @@ def _fused_parts(name: str, choices: Sequence[str]) -> list[str]:
 
 def _joined_members(flag: str, given: str, choices: Sequence[str], flags: Flags) -> tuple[str, ...]:
     """The members of a list flag's value the user joined with commas, when each is one
-    of its choices (argparse takes them apart, space-separated); () otherwise."""
-    members = tuple(m.strip() for m in given.split(",") if m.strip())
+    of its choices (argparse takes them apart, space-separated), or wrote as one JSON or
+    Python list pasted from a config file ('["q_proj","k_proj"]'); () otherwise."""
+    spelled = flags.spelling(flag)
+    held = flags.candidate.arg(spelled) if spelled else None
+    written = held.strip() if isinstance(held, str) and held.strip().startswith("[") else given
+    if written.startswith("[") and written.endswith("]"):
+        written = written[1:-1]
+    members = tuple(m.strip().strip("'\"").strip() for m in written.split(",") if m.strip())
     if not flags.catalog.takes_list(flag) or len(members) < 2 or not set(members) <= set(choices):
         return ()
     return members
