@@ -192,10 +192,38 @@ class Equivalent:
     # Per value the user gives, the SGLang flags and values it stands for (empty: SGLang's
     # default); a value not listed has no equivalent. None: the entry is not per value.
     values: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] | None = None
+    # For a flag that takes one JSON object of settings (vLLM's --kv-transfer-config), per
+    # key: the SGLang flag its value is carried to, or what each of its values stands for.
+    keys: tuple[tuple[str, str | None, tuple[tuple[str, tuple[tuple[str, str], ...]], ...]], ...] | None = None
 
     def reading_of(self, given: object) -> tuple[tuple[str, str], ...] | None:
-        """The flags a per-value entry gives for the user's value (None: not listed)."""
+        """The flags a per-value entry gives for the user's value (None: not listed); for a
+        per-key entry, what the keys of the user's object give (None: no JSON object)."""
+        if self.keys is not None:
+            return _keys_reading(self.keys, given)
         return dict(self.values or ()).get(str(given).strip().lower())
+
+
+def _keys_reading(
+    keys: tuple[tuple[str, str | None, tuple[tuple[str, tuple[tuple[str, str], ...]], ...]], ...], given: object
+) -> tuple[tuple[str, str], ...] | None:
+    """The SGLang flags the keys of ``given`` (a JSON object's text) stand for, in the
+    table's order; a key the table lacks, or a value it does not list, gives nothing."""
+    try:
+        settings = json.loads(str(given))
+    except ValueError:
+        return None
+    if not isinstance(settings, Mapping):
+        return None
+    out: list[tuple[str, str]] = []
+    for key, carried_to, per_value in keys:
+        if key not in settings or isinstance(settings[key], bool | dict | list):
+            continue
+        if carried_to is not None:
+            out.append((carried_to, str(settings[key])))
+        else:
+            out.extend(dict(per_value).get(str(settings[key]).strip().lower(), ()))
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -488,7 +516,12 @@ def parse_equivalents(name: str, text: str) -> dict[str, Equivalent]:
     for key, readings in found.items():
         # (a value is given to the parser as text: -1 and "-1" are one reading)
         if (
-            len({(e.flag, None if e.value is None else str(e.value), e.key, e.value_from, e.values) for e in readings})
+            len(
+                {
+                    (e.flag, None if e.value is None else str(e.value), e.key, e.value_from, e.values, e.keys)
+                    for e in readings
+                }
+            )
             == 1
         ):
             agreed[key] = replace(readings[0], engines=tuple(e.engines[0] for e in readings))
@@ -545,6 +578,8 @@ def _equivalent(where: str, engine: str, entry: object) -> Equivalent:
     why = str(entry.get("why", ""))
     if "values" in entry:
         return Equivalent((engine,), None, None, why, values=_per_value(where, entry["values"]))
+    if "keys" in entry:
+        return Equivalent((engine,), None, None, why, keys=_per_key(where, entry["keys"]))
     flag = str(entry.get("flag", ""))
     if not _FLAG.match(flag):
         raise CatalogError(f"{where}: needs a flag ([a-z0-9-]+), values, or none: <why>")
@@ -569,6 +604,23 @@ def _per_value(where: str, raw: object) -> tuple[tuple[str, tuple[tuple[str, str
         if not isinstance(flags, Mapping) or not all(isinstance(f, str) and _FLAG.match(f) for f in flags):
             raise CatalogError(f"{where}.values.{value}: needs an object of flag -> value")
         out.append((str(value).lower(), tuple((str(f), str(v)) for f, v in flags.items())))
+    return tuple(out)
+
+
+def _per_key(
+    where: str, raw: object
+) -> tuple[tuple[str, str | None, tuple[tuple[str, tuple[tuple[str, str], ...]], ...]], ...]:
+    """{"key": {"flag": F} or {"values": {...}}, ...} as frozen triples."""
+    if not isinstance(raw, Mapping):
+        raise CatalogError(f"{where}.keys: needs an object of key -> {{flag}} or {{values}}")
+    out: list[tuple[str, str | None, tuple[tuple[str, tuple[tuple[str, str], ...]], ...]]] = []
+    for key, entry in raw.items():
+        if isinstance(entry, Mapping) and isinstance(entry.get("flag"), str) and _FLAG.match(entry["flag"]):
+            out.append((str(key), str(entry["flag"]), ()))
+        elif isinstance(entry, Mapping) and "values" in entry:
+            out.append((str(key), None, _per_value(f"{where}.keys.{key}", entry["values"])))
+        else:
+            raise CatalogError(f"{where}.keys.{key}: needs a flag ([a-z0-9-]+) or values")
     return tuple(out)
 
 

@@ -266,7 +266,7 @@ def _foreign_reading(name: str, catalog: Catalog, depth: int, given: ArgValue | 
     if found is None or name in catalog.history.seen:
         return None
     engines = " and ".join(found.engines)
-    if found.values is not None:
+    if found.values is not None or found.keys is not None:
         return _per_value_reading(found, catalog, depth, given, engines)
     why = f"a {engines} flag; {found.why}"
     if found.flag is None:
