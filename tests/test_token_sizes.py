@@ -26,6 +26,9 @@ OWN_FLAGS = {
     "latency-edges": {"kind": "list", "type": "float", "help": "Bucket edges of the token histogram."},
     "draft-span": {"kind": "value", "type": "int", "help": "Sliding window size for the drafter."},
     "attention-window-size": {"kind": "value", "type": "int", "help": "Local attention span."},
+    "graph-max-seq-len": {"kind": "value", "type": "int", "help": "Replays admit batches up to this."},
+    "prefill-max-context": {"kind": "value", "type": "int", "help": "Upper bound for captured prefill graphs."},
+    "replay-limit": {"kind": "value", "type": "int", "help": "Longest sequence a replay admits."},
 }
 HOST = load_catalog().without_classes().with_parser({"flags": OWN_FLAGS}, "9.9.9")
 
@@ -43,6 +46,11 @@ HOST = load_catalog().without_classes().with_parser({"flags": OWN_FLAGS}, "9.9.9
         # Round 40i (written before the change): a model's attention window spans tokens
         ("draft-span", "4k", "4096"),  # the help says sliding window
         ("attention-window-size", "4k", "4096"),  # the name says window
+        # Round 48d (written before the change): a sequence length or a context is a size in
+        # tokens as well, said by the name (seq-len, context) or the help ("longest sequence")
+        ("graph-max-seq-len", "8k", "8192"),
+        ("prefill-max-context", "64k", "65536"),
+        ("replay-limit", "4k", "4096"),
     ],
 )
 def test_a_token_size_is_binary_other_counts_decimal(flag: str, value: str, want: str) -> None:
@@ -56,29 +64,3 @@ def test_python_refusing_a_token_size_gives_the_binary_number() -> None:
         {"chunked-prefill-size": "6k", "tp-size": "2"}, "ValueError", "invalid literal for int() with base 10: '6k'"
     )
     assert found and found[0].move.label() == "set chunked-prefill-size=6144"
-
-
-# Round 48d (written before the change): a sequence length or a context is a size in tokens
-# as well: an "8k" sequence is 8192 tokens, said by the name (seq-len, context) or the help
-# ("longest sequence", "sequence length", "context length"). Our own flags and help texts.
-SEQUENCE_FLAGS = {
-    "model-path": {"kind": "value", "type": "str"},
-    "graph-max-seq-len": {"kind": "value", "type": "int", "help": "Replays admit batches up to this."},
-    "prefill-max-context": {"kind": "value", "type": "int", "help": "Upper bound for captured prefill graphs."},
-    "replay-limit": {"kind": "value", "type": "int", "help": "Longest sequence a replay admits."},
-    "max-requests-in-flight": {"kind": "value", "type": "int", "help": "Upper bound on running requests."},
-}
-SEQUENCE_HOST = load_catalog().without_classes().with_parser({"flags": SEQUENCE_FLAGS}, "9.9.9")
-
-
-@pytest.mark.parametrize(
-    ("flag", "value", "want"),
-    [
-        ("graph-max-seq-len", "8k", "8192"),  # the name says sequence length
-        ("prefill-max-context", "64k", "65536"),  # the name says context
-        ("replay-limit", "4k", "4096"),  # the help says longest sequence
-        ("max-requests-in-flight", "2k", "2000"),  # requests: still a decimal count
-    ],
-)
-def test_a_sequence_length_is_a_token_size(flag: str, value: str, want: str) -> None:
-    assert as_meant(value, flag, SEQUENCE_HOST) == want
