@@ -29,15 +29,15 @@ def test_vllm_priority_scheduling_is_sglangs_with_low_values_first() -> None:
     child = _renamed({"scheduling-policy": "priority"})
     assert dict(child.args) == {
         "model-path": "/m",
-        "enable-priority-scheduling": "true",
-        "schedule-low-priority-values-first": "true",
+        "enable-priority-scheduling": True,
+        "schedule-low-priority-values-first": True,
     }
 
 
 @pytest.mark.parametrize("task", ["embed", "embedding"])
 def test_vllm_embedding_task_is_is_embedding(task: str) -> None:
     child = _renamed({"task": task})
-    assert child.has("is-embedding") and not child.has("task")
+    assert child.arg("is-embedding") is True and not child.has("task")
 
 
 @pytest.mark.parametrize(("flag", "value"), [("scheduling-policy", "fcfs"), ("task", "generate")])
