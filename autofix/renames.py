@@ -302,6 +302,11 @@ def _per_value_reading(
         target = _host_spelling(flag, catalog, depth)
         if target is None:
             return None
+        info = catalog.flag(target)
+        if info is not None and info.kind == "bool" and value.lower() in ON_WORDS:
+            # A switch turned on is written bare: argparse takes no "true" after it.
+            pairs.append((catalog.canonical(target), True))
+            continue
         pairs.append((catalog.canonical(target), _valid_choice(target, value, catalog)))
     return tuple(pairs), f"a {engines} flag; {found.why}"
 
