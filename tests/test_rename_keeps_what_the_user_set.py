@@ -39,3 +39,18 @@ def test_a_moved_value_beside_the_users_own_keeps_the_users() -> None:
     child = _renamed({"model-path": "/m", "cuda-graph-max-bs": 64, "cuda-graph-max-bs-decode": 32})
     assert child.arg("cuda-graph-max-bs-decode") == "32"
     assert not child.has("cuda-graph-max-bs")
+
+
+def test_an_old_switch_that_turns_a_choice_on_overrides_the_users_other_value() -> None:
+    """48m (written before the change; the after-run's users8 case): in its release an
+    enabling switch (--enable-flashmla) chose its backend over --attention-backend, so the
+    rename sets that choice; only a switch that turns something off (--disable-flashinfer)
+    is said already by a value of the user's that is not the thing it turns off."""
+    child = _renamed({"model-path": "/m", "attention-backend": "flashinfer", "enable-flashmla": True})
+    assert child.arg("attention-backend") == "flashmla"
+    assert not child.has("enable-flashmla")
+
+
+def test_a_disabling_switch_beside_the_very_thing_it_disables_is_renamed() -> None:
+    child = _renamed({"model-path": "/m", "disable-flashinfer": True, "attention-backend": "flashinfer"})
+    assert child.arg("attention-backend") == "triton"
