@@ -519,7 +519,7 @@ def rename_edits(
                 flag, value, user_value if i == len(found.flags) - 1 else True, candidate, catalog, resolved
             )
             if i == 0:
-                if catalog.canonical(flag) in taken:
+                if catalog.canonical(flag) in taken and _said_already(spelling, flag, candidate, catalog):
                     # The user gave the replacement a value of their own (--attention-backend
                     # torch_native beside the old --disable-flashinfer): that is said already.
                     edits.append(Edit(EditOp.DROP, spelling))
@@ -539,6 +539,20 @@ def rename_edits(
             elif not candidate.has(flag):
                 edits.append(_set(flag, concrete))
     return edits
+
+
+def _said_already(old: str, flag: str, candidate: Candidate, catalog: Catalog) -> bool:
+    """The user's own value of ``flag`` says what the old switch ``old`` did: a switch that
+    turned something off (--disable-flashinfer) beside a value that is not that thing
+    (torch_native). A switch that turned a choice on (--enable-flashmla) chose over the
+    user's value in its release, so the rename sets its choice."""
+    name = normal_form(old)
+    turned_off = next((name[len(p) :] for p in ("disable-", "no-") if name.startswith(p)), None)
+    target = catalog.canonical(flag)
+    held = next((v for s, v in candidate.args if catalog.knows(s) and catalog.canonical(s) == target), None)
+    if turned_off is None or not isinstance(held, str):
+        return False
+    return not any(word in held.lower() for word in turned_off.split("-") if len(word) > 3)
 
 
 def _carried_nowhere(flag: str, value: ArgValue | None, catalog: Catalog) -> bool:
