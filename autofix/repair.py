@@ -1667,9 +1667,14 @@ def _from_argparse(message: str, flags: Flags) -> list[Move]:
             out.append(_inferred([Edit(EditOp.SET, flags.target(typed.group("flag")), read)], SPELLED_ORIGIN))
     bad = _BAD_VALUE.search(message)
     if bad and flags.spelling(bad.group(1)):
-        if _NO_VALUE.search(message) or (typed is not None and not typed.group("value").strip()):
-            # (no value, or an empty one: an unset variable's place either way)
+        if _NO_VALUE.search(message):
             out.extend(_given_a_value(bad.group(1), flags))
+        elif typed is not None and not typed.group("value").strip():
+            # An empty value (an unset variable quoted) asks for the server's own, unless the
+            # command sizes it: the whole its parts split (--tp-size '' beside attention DP 8).
+            parts = _least_whole_of_parts(bad.group(1), flags)
+            if parts is not None:
+                out.append(_inferred([Edit(EditOp.SET, flags.target(bad.group(1)), str(parts))], "argparse"))
         out.append(_inferred([Edit(EditOp.DROP, flags.target(bad.group(1)))], "argparse"))
     return out
 
