@@ -173,6 +173,13 @@ class Replacement:
     release: str = ""  # the release whose parser said so
 
 
+# What each value of another engine's flag stands for: (value, ((flag, value), ...)), values
+# lower-cased; and, for a flag taking one JSON object, per key: (key, the flag its value is
+# carried to, or None and what each of its values stands for).
+PerValue = tuple[tuple[str, tuple[tuple[str, str], ...]], ...]
+PerKey = tuple[tuple[str, str | None, PerValue], ...]
+
+
 @dataclass(frozen=True)
 class Equivalent:
     """Another engine's launch flag read as SGLang's (a fact of both engines' docs): the
@@ -191,22 +198,25 @@ class Equivalent:
     value_from: str | None = None
     # Per value the user gives, the SGLang flags and values it stands for (empty: SGLang's
     # default); a value not listed has no equivalent. None: the entry is not per value.
-    values: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] | None = None
+    values: PerValue | None = None
     # For a flag that takes one JSON object of settings (vLLM's --kv-transfer-config), per
     # key: the SGLang flag its value is carried to, or what each of its values stands for.
-    keys: tuple[tuple[str, str | None, tuple[tuple[str, tuple[tuple[str, str], ...]], ...]], ...] | None = None
+    keys: PerKey | None = None
 
     def reading_of(self, given: object) -> tuple[tuple[str, str], ...] | None:
         """The flags a per-value entry gives for the user's value (None: not listed); for a
         per-key entry, what the keys of the user's object give (None: no JSON object)."""
         if self.keys is not None:
             return _keys_reading(self.keys, given)
-        return dict(self.values or ()).get(str(given).strip().lower())
+        return _value_reading(self.values or (), given)
 
 
-def _keys_reading(
-    keys: tuple[tuple[str, str | None, tuple[tuple[str, tuple[tuple[str, str], ...]], ...]], ...], given: object
-) -> tuple[tuple[str, str], ...] | None:
+def _value_reading(values: PerValue, given: object) -> tuple[tuple[str, str], ...] | None:
+    """The flags ``given`` stands for in a per-value table (None: not listed)."""
+    return dict(values).get(str(given).strip().lower())
+
+
+def _keys_reading(keys: PerKey, given: object) -> tuple[tuple[str, str], ...] | None:
     """The SGLang flags the keys of ``given`` (a JSON object's text) stand for, in the
     table's order; a key the table lacks, or a value it does not list, gives nothing."""
     try:
@@ -222,7 +232,7 @@ def _keys_reading(
         if carried_to is not None:
             out.append((carried_to, str(settings[key])))
         else:
-            out.extend(dict(per_value).get(str(settings[key]).strip().lower(), ()))
+            out.extend(_value_reading(per_value, settings[key]) or ())
     return tuple(out)
 
 
@@ -595,7 +605,7 @@ def _equivalent(where: str, engine: str, entry: object) -> Equivalent:
 _JSON_KEY = re.compile(r"^[a-z0-9_]+$")
 
 
-def _per_value(where: str, raw: object) -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
+def _per_value(where: str, raw: object) -> PerValue:
     """{"value": {"flag": "value", ...}, ...} as frozen pairs (values lower-cased)."""
     if not isinstance(raw, Mapping):
         raise CatalogError(f"{where}.values: needs an object of value -> {{flag: value}}")
@@ -607,13 +617,11 @@ def _per_value(where: str, raw: object) -> tuple[tuple[str, tuple[tuple[str, str
     return tuple(out)
 
 
-def _per_key(
-    where: str, raw: object
-) -> tuple[tuple[str, str | None, tuple[tuple[str, tuple[tuple[str, str], ...]], ...]], ...]:
+def _per_key(where: str, raw: object) -> PerKey:
     """{"key": {"flag": F} or {"values": {...}}, ...} as frozen triples."""
     if not isinstance(raw, Mapping):
         raise CatalogError(f"{where}.keys: needs an object of key -> {{flag}} or {{values}}")
-    out: list[tuple[str, str | None, tuple[tuple[str, tuple[tuple[str, str], ...]], ...]]] = []
+    out: list[tuple[str, str | None, PerValue]] = []
     for key, entry in raw.items():
         if isinstance(entry, Mapping) and isinstance(entry.get("flag"), str) and _FLAG.match(entry["flag"]):
             out.append((str(key), str(entry["flag"]), ()))

@@ -1681,10 +1681,16 @@ def _from_argparse(message: str, flags: Flags) -> list[Move]:
 
 def _given_a_value(flag: str, flags: Flags) -> list[Move]:
     """A flag given no value: the value the command evidently means for it, the whole of
-    the size it splits into groups (attention DP over every TP rank), else its on-values."""
+    the size it splits into groups (attention DP over every TP rank), else the least size
+    the parts that split it divide (TP from attention DP and EP), else its on-values."""
     whole = _whole_it_splits(flag, flags)
-    parts = _least_whole_of_parts(flag, flags)
-    values = [_tidy(whole)] if whole is not None else [str(parts)] if parts is not None else on_values(flag, flags)
+    values: Sequence[ArgValue | float]
+    if whole is not None:
+        values = [_tidy(whole)]
+    elif (parts := _least_whole_of_parts(flag, flags)) is not None:
+        values = [str(parts)]
+    else:
+        values = on_values(flag, flags)
     return [_inferred([Edit(EditOp.SET, flags.target(flag), v)], "argparse") for v in values]
 
 
